@@ -1,0 +1,33 @@
+/* src/scalar/scalar.h — prototypes of the scalar (reference) kernels. They
+ * fill the scalar table and serve as the tail handlers of every SIMD kernel.
+ * Each has exactly the contract of its slot in src/kernels.h.
+ * SPDX-License-Identifier: MIT */
+#ifndef DESERT_SCALAR_H
+#define DESERT_SCALAR_H
+
+#include "kernels.h"
+
+void desert_scalar_bswap16(void *dst, const void *src, size_t n);
+void desert_scalar_bswap32(void *dst, const void *src, size_t n);
+void desert_scalar_bswap64(void *dst, const void *src, size_t n);
+
+size_t desert_scalar_var_u32_encode(uint8_t *dst, const uint32_t *src, size_t n);
+size_t desert_scalar_var_i32_encode(uint8_t *dst, const int32_t *src, size_t n);
+desert_status desert_scalar_var_u32_decode(const uint8_t *src, size_t src_len, uint32_t *dst,
+                                           size_t n, size_t *consumed);
+desert_status desert_scalar_var_i32_decode(const uint8_t *src, size_t src_len, int32_t *dst,
+                                           size_t n, size_t *consumed);
+
+desert_status desert_scalar_utf8_validate(const uint8_t *src, size_t len, size_t *pos);
+desert_status desert_scalar_utf16_len_from_utf8(const uint8_t *src, size_t len, size_t *out_len);
+desert_status desert_scalar_utf8_to_utf16(const uint8_t *src, size_t len, uint16_t *dst,
+                                          size_t dst_cap, size_t *written, size_t *pos);
+desert_status desert_scalar_utf8_len_from_utf16(const uint16_t *src, size_t len, size_t *out_len);
+desert_status desert_scalar_utf16_to_utf8(const uint16_t *src, size_t len, uint8_t *dst,
+                                          size_t dst_cap, size_t *written, size_t *pos);
+size_t desert_scalar_utf8_len_from_latin1(const uint8_t *src, size_t len);
+size_t desert_scalar_latin1_to_utf8(const uint8_t *src, size_t len, uint8_t *dst);
+desert_status desert_scalar_utf8_to_latin1(const uint8_t *src, size_t len, uint8_t *dst,
+                                           size_t dst_cap, size_t *written, size_t *pos);
+
+#endif /* DESERT_SCALAR_H */
