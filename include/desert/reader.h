@@ -1,0 +1,199 @@
+/* include/desert/reader.h — the deserialization context: a bounds-checked
+ * cursor over caller memory and every primitive value of FORMAT.md §1–§12.
+ * SPDX-License-Identifier: MIT
+ *
+ * Input is hostile: every read is bounds-checked; a length prefix is checked
+ * against the remaining input (and options.max_length) before anything is
+ * allocated; nesting is bounded by options.max_depth.
+ *
+ * Errors are sticky: each desert_read_* returns the reader's status; after
+ * the first error nothing more is read, outputs are left untouched, and every
+ * call returns that first error. desert_reader_error_offset() is the
+ * absolute input offset of the first byte of the ITEM whose reading failed
+ * (SCHEMA.md §3.5): e.g. the start of a string's bytes when they are cut
+ * short or invalid, the length varint when it is negative, the tag byte when
+ * it is not 00/01.
+ *
+ * Zero-copy: strings and byte blocks come out as views into the input (the
+ * caller keeps the input alive and unchanged while it uses them); decoded
+ * data that cannot be a view (lenient UTF-8 replacements, decompressed
+ * blocks, arrays the caller asks the reader to allocate) lives in the
+ * reader's arena until the next desert_reader_begin/reset/free.
+ *
+ * Thread safety: a reader is used by one thread at a time; different readers
+ * may be used concurrently. */
+#ifndef DESERT_READER_H
+#define DESERT_READER_H
+
+#include <stdbool.h>
+
+#include "desert/common.h"
+#include "desert/writer.h" /* desert_u128 */
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+typedef struct desert_reader desert_reader;
+
+/* A validated UTF-8 view (not NUL-terminated). */
+typedef struct desert_str {
+  const char *ptr;
+  size_t len;
+} desert_str;
+
+/* A byte view. */
+typedef struct desert_bytes {
+  const uint8_t *ptr;
+  size_t len;
+} desert_bytes;
+
+/* Iteration state of a generic collection in either form (FORMAT.md §5.2). */
+typedef struct desert_seq {
+  bool known;       /* true: known-size form, count is valid */
+  size_t count;     /* element count (known-size form) */
+  size_t index;     /* elements started so far */
+  size_t offset;    /* input offset of the count varint (for whole-value errors) */
+} desert_seq;
+
+/* Creates a reader. opt NULL = defaults. Statuses as desert_writer_create. */
+DESERT_API desert_status desert_reader_create(const desert_options *opt, desert_reader **out);
+DESERT_API void desert_reader_free(desert_reader *r);
+/* Starts reading a new top-level message: data[0..len) is borrowed (may be
+ * NULL when len is 0). Clears the error, position, string and reference
+ * tables and the arena, keeping their memory. Never allocates. */
+DESERT_API desert_status desert_reader_begin(desert_reader *r, const void *data, size_t len);
+/* Forgets the input and the session; keeps memory. */
+DESERT_API void desert_reader_reset(desert_reader *r);
+
+DESERT_API desert_status desert_reader_status(const desert_reader *r);
+/* Absolute offset of the failing item after an error (0 if none). */
+DESERT_API size_t desert_reader_error_offset(const desert_reader *r);
+/* Absolute offset of the next byte to read (bytes consumed so far at top level). */
+DESERT_API size_t desert_reader_offset(const desert_reader *r);
+/* Bytes left before the current limit (end of input or of the current record chunk). */
+DESERT_API size_t desert_reader_remaining(const desert_reader *r);
+DESERT_API desert_isa desert_reader_isa(const desert_reader *r);
+DESERT_API const desert_options *desert_reader_options(const desert_reader *r);
+
+/* Records a caller-detected error (e.g. a value outside the caller's domain)
+ * with the given absolute offset, if no error is set yet. Returns the
+ * reader's status. status must not be DESERT_OK. */
+DESERT_API desert_status desert_reader_fail(desert_reader *r, desert_status status, size_t offset);
+
+/* Arena allocation that lives until the next begin/reset/free. align must
+ * be a power of two <= 64. Returns NULL (and sets DESERT_E_NOMEM or
+ * DESERT_E_LIMIT) on failure. size 0 returns a valid unique pointer. */
+DESERT_API void *desert_reader_alloc(desert_reader *r, size_t size, size_t align);
+
+/* Nesting guard for recursive codecs: enter fails with DESERT_E_DEPTH past
+ * options.max_depth (error offset = current position). Pair every
+ * successful enter with a leave. */
+DESERT_API desert_status desert_reader_enter(desert_reader *r);
+DESERT_API void desert_reader_leave(desert_reader *r);
+
+/* ---- fixed-width primitives (FORMAT.md §1) ---- */
+DESERT_API desert_status desert_read_u8(desert_reader *r, uint8_t *out);
+DESERT_API desert_status desert_read_i8(desert_reader *r, int8_t *out);
+DESERT_API desert_status desert_read_u16(desert_reader *r, uint16_t *out);
+DESERT_API desert_status desert_read_i16(desert_reader *r, int16_t *out);
+DESERT_API desert_status desert_read_u32(desert_reader *r, uint32_t *out);
+DESERT_API desert_status desert_read_i32(desert_reader *r, int32_t *out);
+DESERT_API desert_status desert_read_u64(desert_reader *r, uint64_t *out);
+DESERT_API desert_status desert_read_i64(desert_reader *r, int64_t *out);
+DESERT_API desert_status desert_read_u128(desert_reader *r, desert_u128 *out);
+DESERT_API desert_status desert_read_f32(desert_reader *r, float *out);
+DESERT_API desert_status desert_read_f64(desert_reader *r, double *out);
+DESERT_API desert_status desert_read_f32_bits(desert_reader *r, uint32_t *out);
+DESERT_API desert_status desert_read_f64_bits(desert_reader *r, uint64_t *out);
+/* 00 is false, any other byte true (both reference implementations). */
+DESERT_API desert_status desert_read_bool(desert_reader *r, bool *out);
+/* View of the next n raw bytes. */
+DESERT_API desert_status desert_read_raw(desert_reader *r, size_t n, const uint8_t **out);
+
+/* ---- variable-length integers (FORMAT.md §2) ----
+ * DESERT_E_VARINT_TOO_LONG for a continuation bit on the 5th byte unless
+ * DESERT_OPT_LENIENT_VARINT. */
+DESERT_API desert_status desert_read_var_u32(desert_reader *r, uint32_t *out);
+DESERT_API desert_status desert_read_var_i32(desert_reader *r, int32_t *out);
+
+/* ---- characters (FORMAT.md §3) ----
+ * desert_read_char: session form (var_u32 by default: a surrogate or a value
+ * above U+10FFFF is DESERT_E_INVALID_CHAR; 2 bytes with
+ * DESERT_OPT_SCALA_CHARS: a surrogate unit is DESERT_E_INVALID_CHAR).
+ * desert_read_char16: 2 bytes; any unit accepted (Java char). */
+DESERT_API desert_status desert_read_char(desert_reader *r, uint32_t *code_point);
+DESERT_API desert_status desert_read_char16(desert_reader *r, uint16_t *unit);
+
+/* ---- strings (FORMAT.md §4) ----
+ * A negative length is DESERT_E_NEGATIVE_LENGTH (offset: the length); bytes
+ * cut short are DESERT_E_INPUT_ENDED (offset: the first string byte);
+ * invalid UTF-8 is DESERT_E_INVALID_UTF8 (offset: the first string byte) or,
+ * with DESERT_OPT_LENIENT_UTF8, replaced by U+FFFD into an arena copy. */
+DESERT_API desert_status desert_read_string(desert_reader *r, desert_str *out);
+/* DeduplicatedString: a back-reference to an unknown id is
+ * DESERT_E_INVALID_STRING_ID (offset: the id varint). */
+DESERT_API desert_status desert_read_dedup_string(desert_reader *r, desert_str *out);
+
+/* ---- byte blocks (FORMAT.md §5.1) ---- */
+DESERT_API desert_status desert_read_bytes(desert_reader *r, desert_bytes *out);
+
+/* ---- collections (FORMAT.md §5.2) ----
+ * desert_read_seq_begin reads the count: >= 0 known-size form; -1 the
+ * unknown-size form; below -1 DESERT_E_NEGATIVE_LENGTH; a count above
+ * options.max_collection DESERT_E_LIMIT. desert_read_seq_next returns true
+ * when another element follows (reading the 01/00 marker in the unknown-size
+ * form) and false at the end or on error (check the status). */
+DESERT_API desert_status desert_read_seq_begin(desert_reader *r, desert_seq *seq);
+DESERT_API bool desert_read_seq_next(desert_reader *r, desert_seq *seq);
+
+/* Fixed-width element runs (no prefix) into caller memory dst[0..n). If the
+ * input is too short the error offset is the first element that does not
+ * fit, as sequential reading would report. */
+DESERT_API desert_status desert_read_u16_array(desert_reader *r, uint16_t *dst, size_t n);
+DESERT_API desert_status desert_read_i16_array(desert_reader *r, int16_t *dst, size_t n);
+DESERT_API desert_status desert_read_u32_array(desert_reader *r, uint32_t *dst, size_t n);
+DESERT_API desert_status desert_read_i32_array(desert_reader *r, int32_t *dst, size_t n);
+DESERT_API desert_status desert_read_u64_array(desert_reader *r, uint64_t *dst, size_t n);
+DESERT_API desert_status desert_read_i64_array(desert_reader *r, int64_t *dst, size_t n);
+DESERT_API desert_status desert_read_f32_array(desert_reader *r, float *dst, size_t n);
+DESERT_API desert_status desert_read_f64_array(desert_reader *r, double *dst, size_t n);
+DESERT_API desert_status desert_read_var_u32_array(desert_reader *r, uint32_t *dst, size_t n);
+DESERT_API desert_status desert_read_var_i32_array(desert_reader *r, int32_t *dst, size_t n);
+
+/* ---- option / either / try tags (FORMAT.md §6) ----
+ * 00 -> false, 01 -> true; another byte is DESERT_E_INVALID_TAG unless
+ * DESERT_OPT_LENIENT_TAGS (then true). */
+DESERT_API desert_status desert_read_option(desert_reader *r, bool *some);
+DESERT_API desert_status desert_read_either(desert_reader *r, bool *right);
+DESERT_API desert_status desert_read_try(desert_reader *r, bool *success);
+
+/* ---- UUID (FORMAT.md §8.1) ---- */
+DESERT_API desert_status desert_read_uuid(desert_reader *r, uint8_t out[16]);
+
+/* ---- compressed blocks (FORMAT.md §11) ----
+ * The flavour must be known (the bytes do not tell). The inflated bytes live
+ * in the reader's arena. RAW: corrupt data is DESERT_E_DECOMPRESSION; ZLIB:
+ * DESERT_E_ZLIB_BLOCK (Scala reports a DeserializationFailure); a declared or
+ * actual size above options.max_decompressed is DESERT_E_LIMIT. */
+DESERT_API desert_status desert_read_compressed(desert_reader *r, desert_compression flavour,
+                                                desert_bytes *out);
+/* libdesert extension: the zstd block of desert_write_compressed_zstd. */
+DESERT_API desert_status desert_read_compressed_zstd(desert_reader *r, desert_bytes *out);
+
+/* ---- object references (FORMAT.md §12) ----
+ * Reads var_u32: 0 means a new object follows inline: *obj = NULL, and the
+ * caller reads it and calls desert_reader_register_ref() at the point that
+ * matches the writer's registration (before reading its children, so cycles
+ * resolve). Non-zero: *obj = the registered object, or
+ * DESERT_E_INVALID_REF_ID. */
+DESERT_API desert_status desert_read_ref(desert_reader *r, void **obj);
+DESERT_API desert_status desert_reader_register_ref(desert_reader *r, void *obj);
+
+/* ---- type registry framing (FORMAT.md §16) ---- */
+DESERT_API desert_status desert_read_type_id(desert_reader *r, uint32_t *type_id);
+
+#ifdef __cplusplus
+}
+#endif
+#endif /* DESERT_READER_H */

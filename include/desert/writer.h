@@ -1,0 +1,190 @@
+/* include/desert/writer.h — the serialization context: output buffer
+ * management and every primitive value of FORMAT.md §1–§12.
+ * SPDX-License-Identifier: MIT
+ *
+ * Output modes: a growable buffer owned by the writer (default), a fixed
+ * caller-owned buffer (desert_writer_use_buffer; overflow fails with
+ * DESERT_E_DST_TOO_SMALL), or size-only counting (desert_writer_count_only;
+ * nothing is stored, desert_writer_size() gives the exact byte count).
+ *
+ * Errors are sticky: every desert_write_* returns the writer's status; after
+ * the first error no call writes anything and each returns that first error.
+ * Output already written before the error stays in the buffer.
+ *
+ * Session: one writer context = one desert "context" (FORMAT.md §0): the
+ * DeduplicatedString table and the object reference table live in it until
+ * desert_writer_reset(). Write several top-level values through one context
+ * only if the reader does the same.
+ *
+ * Thread safety: a writer is used by one thread at a time; different writers
+ * may be used concurrently. */
+#ifndef DESERT_WRITER_H
+#define DESERT_WRITER_H
+
+#include <stdbool.h>
+
+#include "desert/common.h"
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+typedef struct desert_writer desert_writer;
+
+/* 128-bit integers (Rust u128/i128), as two 64-bit halves. For i128 the
+ * halves hold the two's complement bit pattern. */
+typedef struct desert_u128 {
+  uint64_t hi;
+  uint64_t lo;
+} desert_u128;
+
+/* Creates a writer. opt NULL = defaults. Statuses: DESERT_E_ARGUMENT (out
+ * NULL, opt->struct_size too small or unknown flags), DESERT_E_ISA_UNAVAILABLE
+ * (opt->isa not runnable here), DESERT_E_NOMEM. *out is NULL on failure. */
+DESERT_API desert_status desert_writer_create(const desert_options *opt, desert_writer **out);
+/* Frees the writer and everything it owns (not a caller buffer). NULL is fine. */
+DESERT_API void desert_writer_free(desert_writer *w);
+/* Starts a new top-level message: clears the output length, the error, the
+ * string and reference tables; keeps all memory and the output mode. */
+DESERT_API void desert_writer_reset(desert_writer *w);
+/* Switches to a fixed caller buffer (cap bytes) and resets. buf may be NULL
+ * only with cap 0. The buffer must outlive its use by the writer. */
+DESERT_API desert_status desert_writer_use_buffer(desert_writer *w, void *buf, size_t cap);
+/* Switches back to the writer's own growable buffer and resets. */
+DESERT_API void desert_writer_use_growable(desert_writer *w);
+/* Switches to size-only counting and resets. */
+DESERT_API void desert_writer_count_only(desert_writer *w);
+
+/* Bytes written so far (counted in size-only mode). */
+DESERT_API size_t desert_writer_size(const desert_writer *w);
+/* The bytes written so far (NULL in size-only mode); *len = their count if
+ * len is not NULL. Valid until the next write, reset or free. */
+DESERT_API const uint8_t *desert_writer_data(const desert_writer *w, size_t *len);
+/* The first error, or DESERT_OK. */
+DESERT_API desert_status desert_writer_status(const desert_writer *w);
+/* ISA of the kernels this writer uses. */
+DESERT_API desert_isa desert_writer_isa(const desert_writer *w);
+/* The options this writer was created with. */
+DESERT_API const desert_options *desert_writer_options(const desert_writer *w);
+
+/* ---- fixed-width primitives (FORMAT.md §1): big-endian ---- */
+DESERT_API desert_status desert_write_u8(desert_writer *w, uint8_t v);
+DESERT_API desert_status desert_write_i8(desert_writer *w, int8_t v);
+DESERT_API desert_status desert_write_u16(desert_writer *w, uint16_t v);
+DESERT_API desert_status desert_write_i16(desert_writer *w, int16_t v);
+DESERT_API desert_status desert_write_u32(desert_writer *w, uint32_t v);
+DESERT_API desert_status desert_write_i32(desert_writer *w, int32_t v);
+DESERT_API desert_status desert_write_u64(desert_writer *w, uint64_t v);
+DESERT_API desert_status desert_write_i64(desert_writer *w, int64_t v);
+DESERT_API desert_status desert_write_u128(desert_writer *w, desert_u128 v);
+/* Floats are written as their exact bit pattern (NaN payloads survive). */
+DESERT_API desert_status desert_write_f32(desert_writer *w, float v);
+DESERT_API desert_status desert_write_f64(desert_writer *w, double v);
+DESERT_API desert_status desert_write_f32_bits(desert_writer *w, uint32_t bits);
+DESERT_API desert_status desert_write_f64_bits(desert_writer *w, uint64_t bits);
+/* 01 for true, 00 for false. */
+DESERT_API desert_status desert_write_bool(desert_writer *w, bool v);
+/* n raw bytes, no length prefix (UUID bodies, MAC addresses, custom codecs). */
+DESERT_API desert_status desert_write_raw(desert_writer *w, const void *src, size_t n);
+
+/* ---- variable-length integers (FORMAT.md §2) ---- */
+DESERT_API desert_status desert_write_var_u32(desert_writer *w, uint32_t v);
+DESERT_API desert_status desert_write_var_i32(desert_writer *w, int32_t v);
+
+/* ---- characters (FORMAT.md §3) ----
+ * desert_write_char: the session's char form — var_u32 scalar value by
+ * default, one UTF-16 unit in 2 bytes with DESERT_OPT_SCALA_CHARS (a code
+ * point above U+FFFF then fails with DESERT_E_UNSUPPORTED_CHAR). A surrogate
+ * or a value above U+10FFFF is DESERT_E_INVALID_CHAR.
+ * desert_write_char16: always 2 bytes (Scala Char); any 16-bit unit. */
+DESERT_API desert_status desert_write_char(desert_writer *w, uint32_t code_point);
+DESERT_API desert_status desert_write_char16(desert_writer *w, uint16_t unit);
+
+/* ---- strings (FORMAT.md §4) ----
+ * var_i32(byte length) + UTF-8. Input in UTF-8 (validated: invalid input is
+ * DESERT_E_INVALID_UTF8), UTF-16 (host order; an unpaired surrogate is
+ * DESERT_E_INVALID_UTF16, or '?' with DESERT_OPT_LENIENT_UTF8 like Java) or
+ * Latin-1. A UTF-8 length above 2^31-1 is DESERT_E_LENGTH_TOO_LARGE.
+ * s may be NULL only when len is 0. */
+DESERT_API desert_status desert_write_string(desert_writer *w, const char *s, size_t len);
+DESERT_API desert_status desert_write_cstring(desert_writer *w, const char *s);
+DESERT_API desert_status desert_write_string_utf16(desert_writer *w, const uint16_t *s,
+                                                   size_t len);
+DESERT_API desert_status desert_write_string_latin1(desert_writer *w, const uint8_t *s,
+                                                    size_t len);
+/* DeduplicatedString (FORMAT.md §4.2): a string already in the session's
+ * table is written as var_i32(-id); otherwise it is registered (next id,
+ * from 1) and written in full. The text is copied into the writer. */
+DESERT_API desert_status desert_write_dedup_string(desert_writer *w, const char *s, size_t len);
+
+/* ---- byte blocks (FORMAT.md §5.1): var_u32(length) + bytes ---- */
+DESERT_API desert_status desert_write_bytes(desert_writer *w, const void *src, size_t n);
+
+/* ---- collections (FORMAT.md §5.2) ----
+ * Known-size form: desert_write_count(n) then n elements (n > 2^31-1 is
+ * DESERT_E_LENGTH_TOO_LARGE). Unknown-size form: desert_write_stream_begin,
+ * then desert_write_stream_item before every element, then
+ * desert_write_stream_end. Maps: entries are 2-tuples, i.e. write
+ * desert_write_tuple_begin() before each key. */
+DESERT_API desert_status desert_write_count(desert_writer *w, size_t n);
+DESERT_API desert_status desert_write_stream_begin(desert_writer *w);
+DESERT_API desert_status desert_write_stream_item(desert_writer *w);
+DESERT_API desert_status desert_write_stream_end(desert_writer *w);
+
+/* Fixed-width element runs, big-endian, no prefix (call desert_write_count
+ * first for a collection). Runs above a measured threshold use the active
+ * SIMD kernel. */
+DESERT_API desert_status desert_write_u16_array(desert_writer *w, const uint16_t *v, size_t n);
+DESERT_API desert_status desert_write_i16_array(desert_writer *w, const int16_t *v, size_t n);
+DESERT_API desert_status desert_write_u32_array(desert_writer *w, const uint32_t *v, size_t n);
+DESERT_API desert_status desert_write_i32_array(desert_writer *w, const int32_t *v, size_t n);
+DESERT_API desert_status desert_write_u64_array(desert_writer *w, const uint64_t *v, size_t n);
+DESERT_API desert_status desert_write_i64_array(desert_writer *w, const int64_t *v, size_t n);
+DESERT_API desert_status desert_write_f32_array(desert_writer *w, const float *v, size_t n);
+DESERT_API desert_status desert_write_f64_array(desert_writer *w, const double *v, size_t n);
+/* Varint runs, no prefix. */
+DESERT_API desert_status desert_write_var_u32_array(desert_writer *w, const uint32_t *v, size_t n);
+DESERT_API desert_status desert_write_var_i32_array(desert_writer *w, const int32_t *v, size_t n);
+
+/* ---- option / either / try tags (FORMAT.md §6) ----
+ * Option: 00 None, 01 Some (then the value). Either: 00 Left, 01 Right.
+ * Rust Result<R, E>: Ok = 01, Err = 00. Try: 01 Success, 00 Failure. */
+DESERT_API desert_status desert_write_option(desert_writer *w, bool some);
+DESERT_API desert_status desert_write_either(desert_writer *w, bool right);
+DESERT_API desert_status desert_write_try(desert_writer *w, bool success);
+
+/* ---- tuples (FORMAT.md §7): version byte 00, then the elements ---- */
+DESERT_API desert_status desert_write_tuple_begin(desert_writer *w);
+
+/* ---- UUID (FORMAT.md §8.1): the 16 bytes in canonical order ---- */
+DESERT_API desert_status desert_write_uuid(desert_writer *w, const uint8_t uuid[16]);
+
+/* ---- compressed blocks (FORMAT.md §11) ----
+ * DEFLATE through libdeflate in the given flavour: RAW (desert-rust: var_u32
+ * plain length, var_u32 compressed length, raw DEFLATE) or ZLIB
+ * (desert-scala: empty input = the single byte 00, else both lengths and a
+ * zlib stream). level -1 = flavour default (raw 6, zlib 1), else 0..12.
+ * Failures: DESERT_E_COMPRESSION, DESERT_E_LENGTH_TOO_LARGE (input above
+ * 2^32-1 bytes), DESERT_E_NOMEM. */
+DESERT_API desert_status desert_write_compressed(desert_writer *w, desert_compression flavour,
+                                                 int level, const void *src, size_t n);
+/* libdesert EXTENSION, unreadable by desert-scala and desert-rust:
+ * var_u32(plain length), var_u32(compressed length), one zstd frame.
+ * level -1 = 3. */
+DESERT_API desert_status desert_write_compressed_zstd(desert_writer *w, int level,
+                                                      const void *src, size_t n);
+
+/* ---- object references (FORMAT.md §12) ----
+ * If obj is already in the session's reference table, writes var_u32(id)
+ * and sets *is_new = false. Otherwise registers it (next id, from 1),
+ * writes var_u32(0) and sets *is_new = true: the caller then writes the
+ * object itself. obj must not be NULL. */
+DESERT_API desert_status desert_write_ref(desert_writer *w, const void *obj, bool *is_new);
+
+/* ---- type registry framing (FORMAT.md §16) ---- var_u32(type id) */
+DESERT_API desert_status desert_write_type_id(desert_writer *w, uint32_t type_id);
+
+#ifdef __cplusplus
+}
+#endif
+#endif /* DESERT_WRITER_H */

@@ -1,0 +1,25 @@
+/* src/arena.h — bump allocator owned by a reader: decoded data that cannot
+ * be a view into the input lives here until the next message. Reset keeps
+ * the blocks, so a warm reader allocates nothing.
+ * SPDX-License-Identifier: MIT */
+#ifndef DESERT_ARENA_H
+#define DESERT_ARENA_H
+
+#include "internal.h"
+
+typedef struct desert_arena_block desert_arena_block;
+
+typedef struct desert_arena {
+  const desert_allocator *alloc;
+  desert_arena_block *head; /* first block */
+  desert_arena_block *cur;  /* block being filled */
+  size_t total;             /* bytes of all blocks (for limits and reports) */
+} desert_arena;
+
+void desert_arena_init(desert_arena *a, const desert_allocator *alloc);
+/* NULL on allocator failure or size overflow. align: power of two <= 64. */
+void *desert_arena_alloc(desert_arena *a, size_t size, size_t align);
+void desert_arena_reset(desert_arena *a);
+void desert_arena_free(desert_arena *a);
+
+#endif
