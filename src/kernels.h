@@ -11,7 +11,8 @@
  *    kernel of the same operation.
  * 2. Every ISA returns exactly what the scalar kernel returns: status,
  *    *consumed / *written / *pos, and the output bytes in [0, written).
- *    Output bytes beyond *written after an error are unspecified.
+ *    Output bytes beyond *written (still inside dst_cap) are unspecified
+ *    after an error; on success nothing beyond *written is stored.
  * 3. Pure: no allocation, no globals, no errno, no I/O.
  * 4. Floats travel through bswap32/bswap64 as bit patterns.
  * 5. UTF-16 is in host byte order (uint16_t units).
@@ -71,8 +72,9 @@ typedef struct desert_kernels {
   void (*bswap32)(void *dst, const void *src, size_t n);
   void (*bswap64)(void *dst, const void *src, size_t n);
 
-  /* Encode n values as var_u32 / var_i32 (zig-zag), shortest form. dst must
-   * hold 5*n bytes (callers check or size exactly with desert_var_*_size).
+  /* Encode n values as var_u32 / var_i32 (zig-zag), shortest form. dst holds
+   * EXACTLY the encoded size (desert_var_*_size): the writer reserves no
+   * more, so a SIMD encoder must not store past the last encoded byte.
    * Returns the number of bytes written. */
   size_t (*var_u32_encode)(uint8_t *dst, const uint32_t *src, size_t n);
   size_t (*var_i32_encode)(uint8_t *dst, const int32_t *src, size_t n);

@@ -316,7 +316,7 @@ static desert_status read_length(desert_reader *r, size_t *len) {
 }
 
 desert_status desert_read_string(desert_reader *r, desert_str *out) {
-  size_t len;
+  size_t len = 0;
   if (read_length(r, &len)) return r->status;
   return desert_r_string_body(r, len, out);
 }

@@ -73,8 +73,7 @@ DESERT_INLINE desert_status desert_r_var_u32(desert_reader *r, uint32_t *out) {
   return desert_r_var_u32_slow(r, out);
 }
 
-/* Reads a var_i32 string/collection length at the cursor: DESERT_E_NEGATIVE_LENGTH
- * (offset of the varint) when below min_allowed. */
+/* Reads a var_i32 (zig-zag) at the cursor; range checks are the caller's. */
 desert_status desert_r_var_i32(desert_reader *r, int32_t *out);
 
 /* Reads a string body of len bytes that starts at the cursor: checks the

@@ -64,7 +64,7 @@ desert_status desert_w_reserve_bulk(desert_writer *w, size_t n, uint8_t **p) {
 }
 
 desert_status desert_w_append(desert_writer *w, const void *src, size_t n) {
-  uint8_t *p;
+  uint8_t *p = NULL;
   desert_status st = desert_w_reserve_bulk(w, n, &p);
   if (st) return st;
   if (p && n) memcpy(p, src, n);
@@ -100,9 +100,8 @@ void desert_writer_free_compressors(desert_writer *w);
 void desert_writer_free(desert_writer *w) {
   if (!w) return;
   if (w->records_free) w->records_free(w);
-  desert_writer_free_compressors(w);
+  desert_writer_free_compressors(w); /* also owns w->scratch */
   desert_mem_free(&w->opt.allocator, w->own, w->own_cap);
-  desert_mem_free(&w->opt.allocator, w->scratch, w->scratch_cap);
   desert_strtab_free(&w->strings);
   desert_reftab_free(&w->refs);
   desert_allocator a = w->opt.allocator;
@@ -313,7 +312,7 @@ desert_status desert_write_string_utf16(desert_writer *w, const uint16_t *s, siz
   }
   if (n > (size_t)INT32_MAX) return desert_w_fail(w, DESERT_E_LENGTH_TOO_LARGE);
   if ((st = desert_w_var_u32(w, desert_zigzag32((int32_t)n)))) return st;
-  uint8_t *p;
+  uint8_t *p = NULL;
   if ((st = desert_w_reserve_bulk(w, n, &p))) return st;
   if (p) {
     if (lenient) {
@@ -335,7 +334,7 @@ desert_status desert_write_string_latin1(desert_writer *w, const uint8_t *s, siz
   if (n > (size_t)INT32_MAX) return desert_w_fail(w, DESERT_E_LENGTH_TOO_LARGE);
   desert_status st = desert_w_var_u32(w, desert_zigzag32((int32_t)n));
   if (st) return st;
-  uint8_t *p;
+  uint8_t *p = NULL;
   if ((st = desert_w_reserve_bulk(w, n, &p))) return st;
   if (p) w->k->latin1_to_utf8(s, len, p);
   desert_w_commit(w, n);
@@ -383,7 +382,7 @@ desert_status desert_write_stream_end(desert_writer *w) { return desert_w_byte(w
     if (w->status) return w->status;                                                   \
     if (!v && n) return desert_w_fail(w, DESERT_E_ARGUMENT);                           \
     if (n > SIZE_MAX / (width)) return desert_w_fail(w, DESERT_E_LENGTH_TOO_LARGE);    \
-    uint8_t *p;                                                                        \
+    uint8_t *p = NULL;                                                                      \
     desert_status st = desert_w_reserve_bulk(w, n * (width), &p);                      \
     if (st) return st;                                                                 \
     if (p) {                                                                           \
@@ -424,7 +423,7 @@ desert_status desert_write_var_u32_array(desert_writer *w, const uint32_t *v, si
   /* Exact size first so a fixed buffer is never asked for the worst case. */
   size_t bytes = 0;
   for (size_t i = 0; i < n; i++) bytes += desert_var_u32_len(v[i]);
-  uint8_t *p;
+  uint8_t *p = NULL;
   desert_status st = desert_w_reserve_bulk(w, bytes, &p);
   if (st) return st;
   if (p) w->k->var_u32_encode(p, v, n);
@@ -438,7 +437,7 @@ desert_status desert_write_var_i32_array(desert_writer *w, const int32_t *v, siz
   if (n > SIZE_MAX / DESERT_VAR32_MAX_BYTES) return desert_w_fail(w, DESERT_E_LENGTH_TOO_LARGE);
   size_t bytes = 0;
   for (size_t i = 0; i < n; i++) bytes += desert_var_u32_len(desert_zigzag32(v[i]));
-  uint8_t *p;
+  uint8_t *p = NULL;
   desert_status st = desert_w_reserve_bulk(w, bytes, &p);
   if (st) return st;
   if (p) w->k->var_i32_encode(p, v, n);

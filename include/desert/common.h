@@ -168,7 +168,8 @@ typedef struct desert_options {
   desert_isa isa;              /* DESERT_ISA_AUTO: process default */
   unsigned flags;              /* DESERT_OPT_* bits */
   desert_compression compression; /* default flavour of compressed blocks */
-  int compression_level;       /* -1: flavour default (raw 6, zlib 1, zstd 3) */
+  int compression_level;       /* level used when a call passes -1 (-1 here: flavour
+                                * default raw 6, zlib 1, zstd 3; DEFLATE clamps to 12) */
   size_t max_length;           /* reader: longest string/byte block (0: default) */
   size_t max_collection;       /* reader: most elements in one collection (0: default) */
   unsigned max_depth;          /* reader and writer: deepest nesting (0: default) */

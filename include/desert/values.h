@@ -147,7 +147,7 @@ DESERT_API desert_status desert_read_bigint(desert_reader *r, desert_bytes *twos
 /* DESERT_E_INVALID_VALUE when the value does not fit in int64_t. */
 DESERT_API desert_status desert_read_bigint_i64(desert_reader *r, int64_t *v);
 /* Decimal text <-> two's complement conversion for big integers (used by the
- * JSON layer and tools). text: -?(0|[1-9][0-9]*). out must hold
+ * JSON layer and tools). text: -?(0|[1-9][0-9]*), not "-0". out must hold
  * desert_bigint_bytes_bound(len) bytes; *n = bytes written (minimal form). */
 DESERT_API size_t desert_bigint_bytes_bound(size_t text_len);
 DESERT_API desert_status desert_bigint_from_decimal(const char *text, size_t len, uint8_t *out,
