@@ -33,6 +33,7 @@ static size_t fit(desert_arena_block *b, size_t size, size_t align) {
 
 void *desert_arena_alloc(desert_arena *a, size_t size, size_t align) {
   if (align == 0 || (align & (align - 1)) != 0 || align > 64) return NULL;
+  if (size == 0) size = 1; /* distinct allocations get distinct addresses */
   for (desert_arena_block *b = a->cur; b; b = b->next) {
     size_t off = fit(b, size, align);
     if (off != SIZE_MAX) {

@@ -72,6 +72,23 @@ DESERT_INLINE size_t desert_var_u32_len(uint32_t v) {
   return v < (1u << 7) ? 1 : v < (1u << 14) ? 2 : v < (1u << 21) ? 3 : v < (1u << 28) ? 4 : 5;
 }
 
+/* Large copies in 2 KiB pieces. glibc's memcpy switches to `rep movsb`
+ * above a few KiB, and on AMD Zen that runs an order of magnitude slower
+ * when source and destination differ in alignment, which output written
+ * after a varint of arbitrary length nearly always does. Measured on an
+ * EPYC host: the golden dataset's 242 KB chunk 0 took 387 us in one memcpy
+ * and 31 us in 2 KiB pieces (27 us when aligned). */
+#define DESERT_COPY_PIECE 2048u
+DESERT_INLINE void desert_copy(uint8_t *dst, const uint8_t *src, size_t n) {
+  while (n > DESERT_COPY_PIECE) {
+    memcpy(dst, src, DESERT_COPY_PIECE);
+    dst += DESERT_COPY_PIECE;
+    src += DESERT_COPY_PIECE;
+    n -= DESERT_COPY_PIECE;
+  }
+  memcpy(dst, src, n);
+}
+
 /* ---- allocation through the context allocator ---- */
 void *desert_mem_alloc(const desert_allocator *a, size_t n);
 void desert_mem_free(const desert_allocator *a, void *p, size_t n);

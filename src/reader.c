@@ -227,57 +227,87 @@ desert_status desert_read_char16(desert_reader *r, uint16_t *unit) {
 
 /* ---- strings ------------------------------------------------------------------ */
 
-/* Java-style replacement of invalid UTF-8: each maximal subpart of an
- * ill-formed sequence becomes one U+FFFD (Unicode §3.9 "best practice").
- * Output is at most 3x the input. */
-static size_t utf8_replace_invalid(const uint8_t *s, size_t len, uint8_t *d) {
+/* Lenient decoding reproduces what Scala gets from Java's
+ * new String(bytes, UTF_8), re-encoded as UTF-8: valid sequences are copied
+ * and each malformed unit becomes U+FFFD (ef bf bd). Java's units, which
+ * differ from Unicode's "maximal subpart" practice in two places:
+ *  - a 3-byte encoded surrogate (ED A0..BF xx) is ONE malformed unit;
+ *  - a sequence cut by the end of the input is one unit covering the rest.
+ * Other malformed leads or bad continuation bytes cost one unit per byte
+ * Java skips (1 or 2 for 3-byte leads, 1..3 for 4-byte leads). Output is at
+ * most 3 bytes per input byte. */
+static inline bool is_cont(uint8_t b) { return (b & 0xC0u) == 0x80u; }
+
+static size_t utf8_replace_like_java(const uint8_t *s, size_t n, uint8_t *d) {
   size_t i = 0, o = 0;
-  while (i < len) {
-    uint8_t b = s[i];
-    size_t need;
-    uint8_t lo = 0x80, hi = 0xBF;
-    if (b < 0x80u) {
-      d[o++] = b;
+#define REPL() (d[o++] = 0xEF, d[o++] = 0xBF, d[o++] = 0xBD)
+  while (i < n) {
+    uint8_t b1 = s[i];
+    size_t rest = n - i - 1; /* bytes after the lead */
+    if (b1 < 0x80u) {
+      d[o++] = b1;
       i++;
-      continue;
-    } else if (b >= 0xC2u && b <= 0xDFu) {
-      need = 1;
-    } else if (b >= 0xE0u && b <= 0xEFu) {
-      need = 2;
-      if (b == 0xE0u) lo = 0xA0;
-      if (b == 0xEDu) hi = 0x9F;
-    } else if (b >= 0xF0u && b <= 0xF4u) {
-      need = 3;
-      if (b == 0xF0u) lo = 0x90;
-      if (b == 0xF4u) hi = 0x8F;
-    } else {
-      need = 0; /* never a lead byte */
-    }
-    size_t j = 1;
-    bool ok = need > 0;
-    for (; ok && j <= need; j++) {
-      if (i + j >= len) {
-        ok = false;
-        break;
+    } else if (b1 >= 0xC2u && b1 <= 0xDFu) {
+      if (rest >= 1 && is_cont(s[i + 1])) {
+        d[o++] = b1;
+        d[o++] = s[i + 1];
+        i += 2;
+      } else {
+        REPL();
+        i = rest == 0 ? n : i + 1;
       }
-      uint8_t c = s[i + j];
-      uint8_t l = j == 1 ? lo : 0x80, h = j == 1 ? hi : 0xBF;
-      if (c < l || c > h) {
-        ok = false;
-        break;
+    } else if (b1 >= 0xE0u && b1 <= 0xEFu) {
+      bool bad2 = rest >= 1 && ((b1 == 0xE0u && (s[i + 1] & 0xE0u) == 0x80u) || !is_cont(s[i + 1]));
+      if (rest < 2) {
+        REPL();
+        i = bad2 ? i + 1 : n; /* a plausible prefix cut by the end: one unit */
+      } else if (bad2) {
+        REPL();
+        i += 1;
+      } else if (!is_cont(s[i + 2])) {
+        REPL();
+        i += 2;
+      } else {
+        uint32_t cp = ((uint32_t)(b1 & 0x0Fu) << 12) | ((uint32_t)(s[i + 1] & 0x3Fu) << 6);
+        if (cp >= 0xD800u && cp <= 0xDFFFu) {
+          REPL();
+        } else {
+          memcpy(d + o, s + i, 3);
+          o += 3;
+        }
+        i += 3;
       }
-    }
-    if (ok) {
-      memcpy(d + o, s + i, need + 1);
-      o += need + 1;
-      i += need + 1;
+    } else if (b1 >= 0xF0u && b1 <= 0xF7u) {
+      uint8_t b2 = rest >= 1 ? s[i + 1] : 0;
+      bool bad2 = b1 > 0xF4u || (rest >= 1 && ((b1 == 0xF0u && (b2 < 0x90u || b2 > 0xBFu)) ||
+                                               (b1 == 0xF4u && (b2 & 0xF0u) != 0x80u) ||
+                                               !is_cont(b2)));
+      if (bad2) {
+        REPL();
+        i += 1;
+      } else if (rest < 3) {
+        /* Plausible prefix cut by the end: Java drops the lead and b2, then
+         * goes on only if the next byte cannot belong to the sequence. */
+        REPL();
+        i = i + 2 <= n ? i + 2 : n;
+        if (i < n && is_cont(s[i])) i = n;
+      } else if (!is_cont(s[i + 2])) {
+        REPL();
+        i += 2;
+      } else if (!is_cont(s[i + 3])) {
+        REPL();
+        i += 3;
+      } else {
+        memcpy(d + o, s + i, 4);
+        o += 4;
+        i += 4;
+      }
     } else {
-      d[o++] = 0xEF;
-      d[o++] = 0xBF;
-      d[o++] = 0xBD;
-      i += j > 1 ? j : 1; /* skip the maximal subpart (at least the lead) */
+      REPL(); /* stray continuation byte, C0, C1, F8..FF */
+      i++;
     }
   }
+#undef REPL
   return o;
 }
 
@@ -298,7 +328,7 @@ desert_status desert_r_string_body(desert_reader *r, size_t len, desert_str *out
   if (len > SIZE_MAX / 3) return desert_r_fail(r, DESERT_E_LIMIT, start);
   uint8_t *copy = desert_arena_alloc(&r->arena, 3 * len, 1);
   if (!copy) return desert_r_fail(r, DESERT_E_NOMEM, start);
-  out->len = utf8_replace_invalid(p, len, copy);
+  out->len = utf8_replace_like_java(p, len, copy);
   out->ptr = (const char *)copy;
   return DESERT_OK;
 }
