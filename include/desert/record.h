@@ -1,0 +1,397 @@
+/* include/desert/record.h — records (derived structs / case classes) with
+ * schema evolution, enums (sum types), tuples, transparent wrappers and the
+ * type registry framing: FORMAT.md §7, §13–§16.
+ * SPDX-License-Identifier: MIT
+ *
+ * A record type is described once, as static const data:
+ *
+ *   static const desert_field_desc point_fields[] = {
+ *     {"x", 0}, {"label", DESERT_FIELD_OPTIONAL}, {"y", 0}};
+ *   static const desert_evolution_step point_steps[] = {
+ *     {DESERT_STEP_FIELD_ADDED, "label", true},
+ *     {DESERT_STEP_FIELD_MADE_OPTIONAL, "label", false}};
+ *   static const desert_record_desc point_desc = DESERT_RECORD_DESC(
+ *     "PointV3", point_fields, point_steps);
+ *
+ * Writing: desert_record_write_begin, then for every non-transient field in
+ * declaration order desert_record_write_field (which routes the following
+ * writes into the field's chunk) followed by the field's value, then
+ * desert_record_write_end (header + chunks). An optional field is written
+ * as an Option<T>: the tag and, for Some, the value — either
+ * desert_record_write_field + desert_write_option, or the shortcut
+ * desert_record_write_field_option. A unit field is started and then
+ * nothing is written (it still takes a position, FORMAT.md §13.3).
+ *
+ *   desert_record_writer rw;
+ *   desert_record_write_begin(w, &point_desc, &rw);
+ *   desert_record_write_field(&rw, 0);  desert_write_i32(w, p->x);
+ *   desert_record_write_field_option(&rw, 1, p->has_label);
+ *   if (p->has_label) desert_write_string(w, p->label, p->label_len);
+ *   desert_record_write_field(&rw, 2);  desert_write_i32(w, p->y);
+ *   desert_record_write_end(&rw);
+ *
+ * Reading: desert_record_read_begin, then desert_record_read_field for every
+ * field of the reader's description in declaration order (transient ones
+ * included); it says what to do with the field (read it, None, FieldAdded
+ * default, transient default) and has already consumed the option tag of an
+ * optional field. Then desert_record_read_end, which leaves the reader right
+ * after the record whatever the fields left unread (FORMAT.md §13.5).
+ *
+ *   desert_record_reader rr;
+ *   desert_field_action a;
+ *   desert_record_read_begin(r, &point_desc, &rr);
+ *   desert_record_read_field(&rr, 0, &a);  desert_read_i32(r, &p->x);
+ *   desert_record_read_field(&rr, 1, &a);
+ *   if (a == DESERT_FIELD_READ) desert_read_string(r, &p->label);
+ *   else if (a == DESERT_FIELD_DEFAULT) p->label = origin;  // FieldAdded default
+ *   else p->label_none = true;                               // DESERT_FIELD_NONE
+ *   desert_record_read_field(&rr, 2, &a);  desert_read_i32(r, &p->y);
+ *   desert_record_read_end(&rr);
+ *
+ * Errors are the contexts' sticky errors: after the first failure every
+ * call returns it; the offsets of SCHEMA.md §3.5 are in
+ * desert_reader_error_offset(). Call the _end function once _begin has
+ * succeeded; it restores the context (chunk routing, reader limits,
+ * nesting depth) for the enclosing value, also after an error. Code that
+ * gives up on the whole message after an error may skip it: the message is
+ * lost anyway, and desert_reader_begin / desert_writer_reset clean up what
+ * abandoned records left behind (bounded by the nesting depth).
+ *
+ * Derived data (version, chunk of each field, made-optional indexes,
+ * positions, removed names) is computed from the steps on each call, with
+ * O(fields x steps) name comparisons per record and no allocation:
+ * descriptions may be built at run time and freed, so a cache keyed by
+ * their address could serve stale data. desert_record_desc_check validates
+ * a description once (do it when you build one).
+ *
+ * Nesting: records may contain records (in fields, collections, options,
+ * enum payloads) up to options.max_depth levels; begin/end calls must nest
+ * properly. A versioned record writes its fields into chunk buffers taken
+ * from a pool kept in the writer, so a warm writer allocates nothing per
+ * record; version-0 records are written straight through.
+ *
+ * DeduplicatedString fields in records with FieldRemoved/FieldMadeTransient
+ * steps: writers register field strings before header names, readers the
+ * other way round (FORMAT.md §13.6). This library reproduces both orders
+ * exactly, which means later back-references can resolve to the wrong
+ * string in every implementation: do not combine the two.
+ *
+ * Thread safety: descriptions are immutable and may be shared by threads;
+ * record writers/readers belong to the thread using their context. */
+#ifndef DESERT_RECORD_H
+#define DESERT_RECORD_H
+
+#include "desert/reader.h"
+#include "desert/writer.h"
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+/* ---- descriptions --------------------------------------------------------- */
+
+/* Flags of desert_field_desc.flags. */
+enum {
+  /* The field's type is Option<T>: an "optional field" (FORMAT.md §13.1).
+   * Writers write an Option (tag + value); readers get DESERT_FIELD_NONE or
+   * DESERT_FIELD_READ with the tag consumed. */
+  DESERT_FIELD_OPTIONAL = 1u << 0,
+  /* Never written, no position; readers get DESERT_FIELD_TRANSIENT_DEFAULT. */
+  DESERT_FIELD_TRANSIENT = 1u << 1
+};
+
+typedef struct desert_field_desc {
+  const char *name; /* exact UTF-8, NUL-terminated; names matter on the wire
+                     * only in FieldRemoved header entries */
+  unsigned flags;   /* DESERT_FIELD_* */
+} desert_field_desc;
+
+typedef enum desert_step_kind {
+  DESERT_STEP_FIELD_ADDED = 1,         /* FieldAdded(name, default) */
+  DESERT_STEP_FIELD_MADE_OPTIONAL = 2, /* FieldMadeOptional(name) */
+  DESERT_STEP_FIELD_REMOVED = 3,       /* FieldRemoved(name) */
+  DESERT_STEP_FIELD_MADE_TRANSIENT = 4 /* FieldMadeTransient(name): written as FieldRemoved */
+} desert_step_kind;
+
+/* One evolution step after InitialVersion (which is implicit). */
+typedef struct desert_evolution_step {
+  desert_step_kind kind;
+  const char *field; /* the field it names (may no longer, or not yet, be a field) */
+  bool has_default;  /* FieldAdded only: readers of older data have a default
+                      * for the field (else reading such data fails) */
+} desert_evolution_step;
+
+typedef struct desert_record_desc {
+  const char *name;                /* for error reports; may be NULL */
+  const desert_field_desc *fields; /* declaration order */
+  size_t field_count;
+  const desert_evolution_step *steps; /* after InitialVersion; version = step_count */
+  size_t step_count;                  /* <= DESERT_RECORD_MAX_VERSION */
+} desert_record_desc;
+
+/* Scala stores the version byte signed, so versions above 127 break Scala
+ * readers (FORMAT.md §13.1); this library refuses them. */
+#define DESERT_RECORD_MAX_VERSION 127u
+
+#define DESERT_COUNTOF(a) (sizeof(a) / sizeof((a)[0]))
+#define DESERT_RECORD_DESC(name, fields, steps) \
+  { (name), (fields), DESERT_COUNTOF(fields), (steps), DESERT_COUNTOF(steps) }
+#define DESERT_RECORD_DESC_V0(name, fields) \
+  { (name), (fields), DESERT_COUNTOF(fields), NULL, 0 }
+
+/* Validates a description completely: d, fields and steps non-NULL where
+ * counts are non-zero; every field and step name non-NULL, non-empty,
+ * valid UTF-8; field names unique; no unknown flag bits or step kinds; at
+ * most DESERT_RECORD_MAX_VERSION steps; every field named by a
+ * FieldMadeOptional step that is written sits at chunk-0 position <= 127
+ * (FORMAT.md §13.4). Steps may name fields that do not exist (they are
+ * data, as in the libraries). Returns DESERT_OK or DESERT_E_ARGUMENT.
+ * O(fields^2 + fields x steps). Writers and readers only do the cheap
+ * checks they need for memory safety (NULL pointers, version), so call this
+ * once for descriptions built at run time. */
+DESERT_API desert_status desert_record_desc_check(const desert_record_desc *d);
+
+/* ---- writing ---------------------------------------------------------------- */
+
+/* Per-record writing state; lives on the caller's stack. The members after
+ * `desc` are private. */
+typedef struct desert_record_writer {
+  desert_writer *w;
+  const desert_record_desc *desc;
+  void *outer_;     /* the writer's target before the record */
+  size_t frame_;    /* index of this record's frame in the writer's chunk pool */
+  size_t base_;     /* first pool buffer of this record */
+  size_t next_;     /* next field index that may be started */
+  size_t strings0_; /* string-table size when the record started (legacy header scoping) */
+  size_t serial_;   /* identifies the frame (guards against stale use) */
+  unsigned version_;
+  unsigned state_; /* 0 idle, 1 open, 2 ended */
+} desert_record_writer;
+
+/* Writes the version byte. Version 0: fields go straight to the output.
+ * Version >= 1: prepares one chunk buffer per chunk, from the writer's pool.
+ * Statuses: DESERT_E_ARGUMENT (w, d or rw NULL; a NULL fields/steps array
+ * with a non-zero count; a NULL step name; version above 127), DESERT_E_DEPTH
+ * (nesting deeper than options.max_depth), DESERT_E_NOMEM, or the writer's
+ * earlier error. On failure (other than NULL w/rw) the error is recorded in
+ * the writer and rw must not be used further (no _end needed). */
+DESERT_API desert_status desert_record_write_begin(desert_writer *w, const desert_record_desc *d,
+                                                   desert_record_writer *rw);
+/* Starts field `index` (declaration index): the following writes go to the
+ * field's chunk. Non-transient fields must be started in declaration order,
+ * each once. Statuses: DESERT_E_STATE (a transient field, an index that is
+ * not after the previous one, a non-transient field skipped, rw not open),
+ * DESERT_E_ARGUMENT (index out of range, a NULL field name), or the
+ * writer's earlier error. Errors are recorded in the writer. */
+DESERT_API desert_status desert_record_write_field(desert_record_writer *rw, size_t index);
+/* desert_record_write_field followed by desert_write_option(some): starts an
+ * optional field. The caller writes the value when some is true. Same
+ * statuses, plus DESERT_E_STATE for a field without DESERT_FIELD_OPTIONAL. */
+DESERT_API desert_status desert_record_write_field_option(desert_record_writer *rw, size_t index,
+                                                          bool some);
+/* Ends the record: for version >= 1 writes the evolution header (FORMAT.md
+ * §13.4; DESERT_OPT_LEGACY_HEADER_STRINGS and
+ * DESERT_OPT_SCALA_REMOVED_OPTIONAL honoured) and then the chunks, in chunk
+ * order, to the enclosing output. Always restores the writer's target and
+ * nesting depth, also when an error is already recorded.
+ * Statuses: DESERT_E_STATE (a non-transient field was never started, rw not
+ * open), DESERT_E_UNKNOWN_FIELD_REFERENCE (a FieldMadeOptional step names a
+ * field that is neither written nor removed — Rust style counts only
+ * FieldRemoved as removal, Scala style FieldMadeTransient too),
+ * DESERT_E_ARGUMENT (a made-optional field at chunk-0 position above 127),
+ * DESERT_E_LENGTH_TOO_LARGE (a chunk above 2^31-1 bytes), DESERT_E_NOMEM,
+ * DESERT_E_DST_TOO_SMALL (fixed output buffer), DESERT_E_INVALID_UTF8 (a
+ * removed name), or the writer's earlier error. */
+DESERT_API desert_status desert_record_write_end(desert_record_writer *rw);
+
+/* ---- reading ---------------------------------------------------------------- */
+
+/* What desert_record_read_field asks the caller to do; for every action
+ * but READ nothing is to be read. The transient action has the value of
+ * the flag DESERT_FIELD_TRANSIENT, so `action == DESERT_FIELD_TRANSIENT`
+ * reads naturally and works too. */
+typedef enum desert_field_action {
+  /* The value follows: read T (an optional field's tag is already consumed
+   * and was Some, or the data predates the field's FieldMadeOptional step). */
+  DESERT_FIELD_READ = 0,
+  /* Optional field: None (tag 00, or removed in the data's version). */
+  DESERT_FIELD_NONE = 1,
+  /* Transient field: use its transient default. */
+  DESERT_FIELD_TRANSIENT_DEFAULT = DESERT_FIELD_TRANSIENT,
+  /* The data predates the field: use the default of its FieldAdded step
+   * (for an optional field a value of Option<T>). */
+  DESERT_FIELD_DEFAULT = 3
+} desert_field_action;
+
+/* Per-record reading state; lives on the caller's stack. The members after
+ * `desc` are private. */
+typedef struct desert_record_reader {
+  desert_reader *r;
+  const desert_record_desc *desc;
+  size_t version_offset_; /* absolute offset of the version byte */
+  size_t end_;            /* offset right after the record (versioned data) */
+  size_t outer_end_;      /* the reader's limit before the record */
+  size_t frame_;          /* offset of the header frame in the reader's record
+                           * stack; SIZE_MAX for version-0 data */
+  size_t serial_;         /* identifies the frame (guards against stale use) */
+  size_t next_;           /* next field index */
+  unsigned version_;      /* stored version byte (0..255) */
+  unsigned chunk_;        /* chunk whose cursor is live; UINT_MAX: none */
+  unsigned state_;        /* 0 idle, 1 open, 2 ended */
+} desert_record_reader;
+
+/* Reads the version byte and, for version >= 1, the sv + 1 header entries;
+ * remembers each chunk's byte range, the removed names and the made-optional
+ * positions, and skips the chunks (FORMAT.md §13.5). Any version byte is
+ * accepted (0..255, Rust reads it unsigned).
+ * Statuses: DESERT_E_INPUT_ENDED (at the item that is cut short; a chunk
+ * longer than the rest of the input: at the chunk's start),
+ * DESERT_E_UNKNOWN_EVOLUTION_STEP (a header code below -2; offset: the
+ * code), DESERT_E_VARINT_TOO_LONG, DESERT_E_INVALID_UTF8 /
+ * DESERT_E_INVALID_STRING_ID / DESERT_E_LIMIT (a removed-field name, read
+ * as a DeduplicatedString), DESERT_E_DEPTH (nesting), DESERT_E_ARGUMENT (r, d or rr NULL, a
+ * NULL array with a non-zero count, a NULL step name, a description above
+ * version 127), DESERT_E_NOMEM, or the reader's earlier error. On failure
+ * the error is recorded in the reader (except for NULL r/rr) and rr is not
+ * open: there is nothing to end. */
+DESERT_API desert_status desert_record_read_begin(desert_reader *r, const desert_record_desc *d,
+                                                  desert_record_reader *rr);
+/* Positions the reader for field `index` of the reader's description and
+ * says what to do in *action. Every field, transient ones included, must be
+ * visited in declaration order (position counters depend on it); fields at
+ * the end may be left out. For DESERT_FIELD_READ the reader is limited to
+ * the field's chunk (reads past it fail with DESERT_E_INPUT_ENDED); for the
+ * other actions nothing must be read.
+ * Statuses (offset = the record's version byte unless noted):
+ * DESERT_E_FIELD_REMOVED (required field listed as removed by the data),
+ * DESERT_E_FIELD_MISSING (required field the data predates, no default),
+ * DESERT_E_DESERIALIZATION (optional field the data predates, no default),
+ * DESERT_E_NONOPTIONAL_NONE (required field a newer writer made optional and
+ * wrote as None; offset: the tag byte), DESERT_E_INVALID_TAG (an optional
+ * field's tag other than 00/01 under strict tags; offset: the tag),
+ * DESERT_E_INPUT_ENDED (the tag is past the chunk), DESERT_E_STATE (index
+ * out of order, rr not open), DESERT_E_ARGUMENT (index out of range, NULL
+ * action or field name), or the reader's earlier error. */
+DESERT_API desert_status desert_record_read_field(desert_record_reader *rr, size_t index,
+                                                  desert_field_action *action);
+/* Ends the record: the reader continues right after it (versioned data: at
+ * the end of its last chunk, whatever was left unread; version 0: where the
+ * last field read ended) with the limit it had before the record. Always
+ * restores the reader, also after an error. Returns the reader's status
+ * (DESERT_E_STATE if rr is not open and no error is recorded). */
+DESERT_API desert_status desert_record_read_end(desert_record_reader *rr);
+/* Version byte of the data being read (valid after a successful begin). */
+DESERT_API unsigned desert_record_read_version(const desert_record_reader *rr);
+
+/* ---- tuples (FORMAT.md §7) -----------------------------------------------------
+ * A tuple is a version-0 record of its elements: write it with
+ * desert_write_tuple_begin (the byte 00) and the elements, or equivalently
+ * as a record of desert_tuple_desc(n). Read it as a full record reader with
+ * desert_tuple_desc(n), which accepts evolved record data like the
+ * libraries' tuple readers: fields "_1".."_n" (Scala's names, matched by
+ * FieldRemoved entries), every element a required field (Rust behaviour,
+ * SCHEMA.md §1.4). For Scala's reading of an Option element as an optional
+ * field, describe the tuple yourself with DESERT_FIELD_OPTIONAL on it. */
+#define DESERT_TUPLE_MAX_ARITY 22u
+/* Static description of an n-tuple, 1 <= n <= 22; NULL otherwise. */
+DESERT_API const desert_record_desc *desert_tuple_desc(size_t arity);
+
+/* ---- transparent wrappers (FORMAT.md §14) ----------------------------------------
+ * A single-field wrapper declared transparent (Rust #[desert(transparent)],
+ * Scala deriveForWrapper) is encoded exactly as its inner value, with no
+ * version byte: write and read the inner value directly. No API needed. */
+
+/* ---- enums (FORMAT.md §15) ---------------------------------------------------- */
+
+enum {
+  DESERT_CASE_TRANSIENT = 1u << 0 /* no id; writing it fails */
+};
+
+typedef struct desert_case_desc {
+  const char *name; /* NUL-terminated UTF-8 */
+  unsigned flags;   /* DESERT_CASE_* */
+} desert_case_desc;
+
+typedef struct desert_enum_desc {
+  const char *name;              /* for error reports; may be NULL */
+  const desert_case_desc *cases; /* declaration order */
+  size_t case_count;
+  bool sorted; /* ids by byte-wise sorted case names (Rust sorted_constructors,
+                * Scala shapeless order for cases declared side by side)
+                * instead of declaration order */
+} desert_enum_desc;
+
+#define DESERT_ENUM_DESC(name, cases, sorted) \
+  { (name), (cases), DESERT_COUNTOF(cases), (sorted) }
+
+/* Constructor id of case `index` (declaration index): the number of
+ * non-transient cases before it in id order. Statuses:
+ * DESERT_E_SERIALIZING_TRANSIENT (a transient case), DESERT_E_ARGUMENT (d
+ * or id NULL, index out of range, a NULL case name). O(cases) for
+ * declaration order, O(cases) comparisons for sorted order. */
+DESERT_API desert_status desert_enum_case_id(const desert_enum_desc *d, size_t index, uint32_t *id);
+/* The inverse: declaration index of the case with constructor id `id`.
+ * Statuses: DESERT_E_INVALID_CONSTRUCTOR_ID (no case has that id),
+ * DESERT_E_ARGUMENT (d or index NULL, a NULL case name). O(cases) for
+ * declaration order, O(cases^2) comparisons at worst for sorted order. */
+DESERT_API desert_status desert_enum_case_index(const desert_enum_desc *d, uint32_t id,
+                                                size_t *index);
+
+/* Writes 00 (the enum's version byte; enums have no evolution steps here)
+ * and var_u32(id of case `index`); the caller then writes the payload: a
+ * record for ordinary cases (desert_record_write_begin..., a case without
+ * fields being the record with no fields, i.e. the byte 00), the inner
+ * value for Rust transparent/custom variants, nothing for a Rust
+ * transparent unit variant. Statuses: DESERT_E_SERIALIZING_TRANSIENT,
+ * DESERT_E_ARGUMENT (w or d NULL, index out of range), or the writer's
+ * earlier error; errors are recorded in the writer. */
+DESERT_API desert_status desert_enum_write_begin(desert_writer *w, const desert_enum_desc *d,
+                                                 size_t index);
+
+/* Reads the enum's version byte and the constructor id; *index = the
+ * declaration index of the case, whose payload the caller reads next, then
+ * calls desert_enum_read_end. A version byte other than 00 is Scala's
+ * enum-level evolution layout (FORMAT.md §15.3): the header is read like a
+ * record's and the id and payload are read from the data's chunk 0; the
+ * state this needs is kept in the reader's record stack, found again by
+ * desert_enum_read_end through the nesting depth (so begin/end must nest
+ * properly with records and other enums).
+ * Statuses: DESERT_E_INVALID_CONSTRUCTOR_ID (an id no case has; offset: the
+ * id varint), DESERT_E_INPUT_ENDED, DESERT_E_VARINT_TOO_LONG, the header
+ * errors of desert_record_read_begin (evolved layout), DESERT_E_DEPTH,
+ * DESERT_E_ARGUMENT (r, d or index NULL, a NULL case name in a sorted enum),
+ * DESERT_E_NOMEM, or the reader's earlier error. After a failed begin there
+ * is nothing to end. */
+DESERT_API desert_status desert_enum_read_begin(desert_reader *r, const desert_enum_desc *d,
+                                                size_t *index);
+/* Ends the enum value read since the matching desert_enum_read_begin: for
+ * the evolved layout the reader continues after the enum's last chunk,
+ * with the limit it had before; in both cases the nesting level is left.
+ * d is the description given to begin (only checked for NULL). Returns the
+ * reader's status (DESERT_E_ARGUMENT for NULL r or d). */
+DESERT_API desert_status desert_enum_read_end(desert_reader *r, const desert_enum_desc *d);
+
+/* ---- type registry framing (FORMAT.md §16, Scala only) ---------------------------
+ * A value of a registered type is var_u32(type id) followed by the value in
+ * that type's codec (Scala serializeUnknown, Akka/Pekko and Shardcake
+ * messages). desert_write_type_id / desert_read_type_id (writer.h,
+ * reader.h) write and read the bare id; these helpers check it against an
+ * application registry given as the list of its ids (DefaultTypeRegistry
+ * hands out 1, 2, 3... in registration order; placeholders consume ids). */
+
+/* Writes var_u32(ids[index]). index >= count (the value's type has no
+ * registration) is DESERT_E_TYPE_NOT_REGISTERED; w NULL or ids NULL with a
+ * non-zero count is DESERT_E_ARGUMENT. Errors are recorded in the writer. */
+DESERT_API desert_status desert_registry_write_type(desert_writer *w, const uint32_t *ids,
+                                                    size_t count, size_t index);
+/* Reads var_u32(type id); *index = its position in ids[0..count) (the first
+ * match). An id not in the list is DESERT_E_INVALID_TYPE_ID (offset: the id
+ * varint). Also DESERT_E_INPUT_ENDED, DESERT_E_VARINT_TOO_LONG,
+ * DESERT_E_ARGUMENT (r or index NULL, ids NULL with a non-zero count). */
+DESERT_API desert_status desert_registry_read_type(desert_reader *r, const uint32_t *ids,
+                                                   size_t count, size_t *index);
+
+#ifdef __cplusplus
+}
+#endif
+#endif /* DESERT_RECORD_H */
