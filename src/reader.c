@@ -411,7 +411,7 @@ bool desert_read_seq_next(desert_reader *r, desert_seq *seq) {
     seq->index++;
     return true;
   }
-  bool more;
+  bool more = false;
   if (desert_r_tag(r, &more)) return false;
   if (!more) {
     seq->count = seq->index;

@@ -1,0 +1,489 @@
+/* include/desert/types.h — runtime type descriptors (a desert_type graph for
+ * every type of SCHEMA.md part 1), dynamic value trees, and the generic codec
+ * that decodes bytes under a type into a value tree and encodes it back; plus
+ * static C-struct descriptors (the C counterpart of Rust's derive).
+ * SPDX-License-Identifier: MIT
+ *
+ * No JSON here: the JSON layer (target desert::json, src/json/) builds type
+ * graphs from schema documents and converts value trees to and from JSON.
+ *
+ * Types
+ *   A desert_type is a node: a built-in (bool, i32, string, uuid, dates, ...)
+ *   or a composite (list, set, map, option, either, try, tuple, record, enum,
+ *   transparent, ref). Built-ins without parameters are static singletons
+ *   (desert_type_builtin). Composite nodes live in a desert_type_set, which
+ *   owns their memory: create nodes with desert_type_set_new, fill in the
+ *   public fields, then call desert_type_set_seal once; after that the nodes
+ *   are immutable and may be shared by threads. Recursion goes through
+ *   DESERT_TYPE_REF nodes (a named reference whose target is set later) or
+ *   direct pointers; a cycle made only of REF/TRANSPARENT nodes is rejected
+ *   by the seal (it would describe no bytes).
+ *
+ * Values
+ *   A desert_value is interpreted under its type. Layout per type:
+ *     bool                              BOOL  (b)
+ *     i8 i16 i32 i64 var_i32            INT   (i)
+ *     day_of_week month year zone_offset INT  (i)
+ *     u8 u16 u32 u64 var_u32            UINT  (u)
+ *     f32 f64                           FLOAT (bits: the IEEE bit pattern)
+ *     unit, option None                 NULL
+ *     char char16                       CHAR  (cp: the code point)
+ *     string dedup_string bigdecimal    STRING (UTF-8 bytes)
+ *     bytes compressed                  BYTES
+ *     uuid                              BYTES of length 16
+ *     bigint                            BIGINT (two's complement big-endian, len 0 = 0)
+ *     list set tuple                    SEQ of the elements
+ *     map                               SEQ of SEQ(2) = [key, value]
+ *     record                            SEQ with one item per field, in declaration
+ *                                       order, transient fields included; an optional
+ *                                       field holds NULL or SOME
+ *     option Some                       SOME (child)
+ *     either                            ALT index 0 = left, 1 = right (child)
+ *     try                               ALT index 0 = failure, 1 = success (child)
+ *     enum                              ALT index = the constructor's declaration
+ *                                       index, child = the payload (a record SEQ for
+ *                                       field constructors and constructors without
+ *                                       payload, else the value of its type)
+ *     zone_id                           ALT 0 = offset (INT seconds), 1 = region (STRING)
+ *     duration instant                  SEQ [INT seconds, INT nanos]
+ *     bigdecimal_binary                 SEQ [BIGINT unscaled, INT scale]
+ *     month_day                         SEQ [month, day]
+ *     year_month                        SEQ [year, month]
+ *     period                            SEQ [years, months, days]
+ *     local_date                        SEQ [year, month, day]
+ *     local_time                        SEQ [hour, minute, second, nano]
+ *     local_date_time                   SEQ [the 3 date ints, the 4 time ints]
+ *     offset_time                       SEQ [4 time ints, offset]
+ *     offset_date_time, rust_datetime_fixed_offset  SEQ [7 ints, offset]
+ *     zoned_date_time                   SEQ [7 ints, offset, zone (ALT as zone_id)]
+ *     rust_datetime_tz                  SEQ [7 ints, zone (STRING)]
+ *     transparent, ref                  the value of the inner type
+ *   (all components of the date/time and duration SEQs are INT.)
+ *
+ *   Decoded value trees are allocated in a desert_value_arena; strings of
+ *   decoded values are views into the decoded input (keep it alive and
+ *   unchanged while the tree is used); values that fill in record defaults
+ *   share the defaults stored in the type set (keep it alive too).
+ *
+ * Errors
+ *   Every codec call fills a desert_type_error: the status, for decoding the
+ *   absolute input offset of the failing item (SCHEMA.md §3.5, as the reader
+ *   reports it), and the value path, e.g. "exception.stackTrace[3].fileName"
+ *   ("" = the root value). Nesting is bounded (max_depth). */
+#ifndef DESERT_TYPES_H
+#define DESERT_TYPES_H
+
+#include <stdbool.h>
+
+#include "desert/reader.h"
+#include "desert/record.h"
+#include "desert/values.h"
+#include "desert/writer.h"
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+/* ---- type kinds ------------------------------------------------------------ */
+
+typedef enum desert_type_kind {
+  /* built-ins (SCHEMA.md §1.3) */
+  DESERT_TYPE_BOOL = 1,
+  DESERT_TYPE_I8,
+  DESERT_TYPE_I16,
+  DESERT_TYPE_I32,
+  DESERT_TYPE_I64,
+  DESERT_TYPE_U8,
+  DESERT_TYPE_U16,
+  DESERT_TYPE_U32,
+  DESERT_TYPE_U64,
+  DESERT_TYPE_F32,
+  DESERT_TYPE_F64,
+  DESERT_TYPE_UNIT,
+  DESERT_TYPE_CHAR,   /* the session's char form (var_u32, or 2 bytes with scala_chars) */
+  DESERT_TYPE_CHAR16, /* always one UTF-16 unit in 2 bytes */
+  DESERT_TYPE_STRING,
+  DESERT_TYPE_DEDUP_STRING,
+  DESERT_TYPE_VAR_U32,
+  DESERT_TYPE_VAR_I32,
+  DESERT_TYPE_BYTES, /* u.bytes */
+  DESERT_TYPE_UUID,
+  DESERT_TYPE_DURATION,
+  DESERT_TYPE_INSTANT,
+  DESERT_TYPE_BIGINT,
+  DESERT_TYPE_BIGDECIMAL,
+  DESERT_TYPE_BIGDECIMAL_BINARY,
+  DESERT_TYPE_COMPRESSED, /* u.compressed */
+  DESERT_TYPE_DAY_OF_WEEK,
+  DESERT_TYPE_MONTH,
+  DESERT_TYPE_YEAR,
+  DESERT_TYPE_MONTH_DAY,
+  DESERT_TYPE_YEAR_MONTH,
+  DESERT_TYPE_PERIOD,
+  DESERT_TYPE_ZONE_OFFSET,
+  DESERT_TYPE_ZONE_ID,
+  DESERT_TYPE_LOCAL_DATE,
+  DESERT_TYPE_LOCAL_TIME,
+  DESERT_TYPE_LOCAL_DATE_TIME,
+  DESERT_TYPE_OFFSET_TIME,
+  DESERT_TYPE_OFFSET_DATE_TIME,
+  DESERT_TYPE_ZONED_DATE_TIME,
+  DESERT_TYPE_RUST_DATETIME_FIXED_OFFSET,
+  DESERT_TYPE_RUST_DATETIME_TZ,
+  /* composites (SCHEMA.md §1.4–§1.7) */
+  DESERT_TYPE_LIST,        /* u.coll (element) */
+  DESERT_TYPE_SET,         /* u.coll (element) */
+  DESERT_TYPE_MAP,         /* u.coll (element = key, value) */
+  DESERT_TYPE_OPTION,      /* u.inner */
+  DESERT_TYPE_EITHER,      /* u.alt (left, right) */
+  DESERT_TYPE_TRY,         /* u.alt (left = failure, right = success) */
+  DESERT_TYPE_TUPLE,       /* u.tuple */
+  DESERT_TYPE_RECORD,      /* u.record */
+  DESERT_TYPE_ENUM,        /* u.enumeration */
+  DESERT_TYPE_TRANSPARENT, /* u.inner; name = the wrapper's name */
+  DESERT_TYPE_REF,         /* u.inner = the target; name = the definition's name */
+  DESERT_TYPE_KIND_COUNT_
+} desert_type_kind;
+
+typedef struct desert_type desert_type;
+typedef struct desert_value desert_value;
+
+/* A record field (SCHEMA.md §1.5). */
+typedef struct desert_type_field {
+  const char *name;        /* NUL-terminated UTF-8 */
+  const desert_type *type; /* T; an optional field holds Option<T> */
+  unsigned flags;          /* DESERT_FIELD_OPTIONAL | DESERT_FIELD_TRANSIENT (record.h) */
+  /* Transient fields: the value readers fill in (of Option<T> when optional). */
+  const desert_value *transient_default;
+} desert_type_field;
+
+/* An evolution step after InitialVersion. */
+typedef struct desert_type_step {
+  desert_step_kind kind;
+  const char *field;                 /* may name a field that no longer exists */
+  const desert_value *default_value; /* FieldAdded: the default, NULL = none */
+} desert_type_step;
+
+/* An enum constructor (SCHEMA.md §1.6). */
+typedef struct desert_type_ctor {
+  const char *name;
+  bool transient;             /* no id; writing it fails */
+  const desert_type *payload; /* a RECORD for field cases and cases without payload
+                               * (an empty record: the byte 00), else any type;
+                               * may be NULL for transient constructors */
+} desert_type_ctor;
+
+struct desert_type {
+  desert_type_kind kind;
+  const char *name; /* REF: definition name; RECORD/ENUM/TRANSPARENT: name for
+                     * messages (may be NULL) */
+  union {
+    struct {
+      bool non_empty;  /* reader fails on length 0 (Rust NEVec<u8>) */
+      bool has_length; /* reader fails unless the length is `length` ([u8; N]) */
+      uint32_t length;
+    } bytes;
+    struct {
+      int flavour; /* -1: the context's desert_options.compression, else desert_compression */
+      int level;   /* -1: flavour default */
+    } compressed;
+    struct {
+      const desert_type *element; /* MAP: the key type */
+      const desert_type *value;   /* MAP only */
+      bool unknown_form;          /* writer: 01 (01 element)* 00 */
+      bool non_empty;
+      bool has_length; /* LIST only */
+      uint32_t length;
+    } coll;
+    const desert_type *inner; /* OPTION, TRANSPARENT, REF */
+    struct {
+      const desert_type *left;  /* EITHER: left; TRY: failure */
+      const desert_type *right; /* EITHER: right; TRY: success */
+    } alt;
+    struct {
+      const desert_type *const *elements;
+      size_t count;
+    } tuple;
+    struct {
+      const desert_type_field *fields;
+      size_t field_count;
+      const desert_type_step *steps;
+      size_t step_count; /* <= 127 */
+    } record;
+    struct {
+      const desert_type_ctor *ctors;
+      size_t count;
+      bool sorted; /* ids by byte-wise sorted names, else declaration order */
+    } enumeration;
+  } u;
+  const void *impl_; /* derived data, set by desert_type_set_seal */
+};
+
+/* The static node of a built-in kind (bytes and compressed with their
+ * defaults: no constraints, session flavour, default level), or NULL for a
+ * composite kind. */
+DESERT_API const desert_type *desert_type_builtin(desert_type_kind kind);
+/* Schema name of a built-in kind ("i32", "local_date", ...) or composite kind
+ * ("list", "record", ...); NULL for an unknown kind. */
+DESERT_API const char *desert_type_kind_name(desert_type_kind kind);
+/* Follows REF and TRANSPARENT nodes to the type that describes the bytes.
+ * NULL when t is NULL or an unresolved REF. */
+DESERT_API const desert_type *desert_type_resolve(const desert_type *t);
+/* True when null is a value of the type (unit, option, or a REF/TRANSPARENT
+ * of one): an Option of it writes Some as {"some": v} in JSON (SCHEMA §2.2). */
+DESERT_API bool desert_type_nullable(const desert_type *t);
+/* Number of components of a fixed-layout kind (duration: 2, local_date: 3,
+ * zoned_date_time: 9, ...), 0 for other kinds. */
+DESERT_API size_t desert_type_component_count(desert_type_kind kind);
+
+/* ---- type sets ---------------------------------------------------------------- */
+
+typedef struct desert_type_set desert_type_set;
+
+/* alloc NULL = malloc/free. */
+DESERT_API desert_status desert_type_set_create(const desert_allocator *alloc,
+                                                desert_type_set **out);
+DESERT_API void desert_type_set_free(desert_type_set *s);
+/* A zeroed node of the given kind owned by the set (NULL on failure). Its
+ * flavour/level fields start at -1 for COMPRESSED. */
+DESERT_API desert_type *desert_type_set_new(desert_type_set *s, desert_type_kind kind);
+/* Memory owned by the set (arrays of fields, names, default values...). */
+DESERT_API void *desert_type_set_alloc(desert_type_set *s, size_t size, size_t align);
+/* A NUL-terminated copy of s[0..len). */
+DESERT_API char *desert_type_set_strdup(desert_type_set *s, const char *str, size_t len);
+/* The set's value arena: default values stored in types should live here. */
+typedef struct desert_value_arena desert_value_arena;
+DESERT_API desert_value_arena *desert_type_set_arena(desert_type_set *s);
+/* Checks every node created in the set and computes what the codecs need
+ * (record and enum descriptors, constructor ids). DESERT_E_ARGUMENT for an
+ * invalid graph (unresolved REF, REF/TRANSPARENT cycle, duplicate field or
+ * constructor names, more than 127 steps, missing parts); the message says
+ * what. May be called again after adding nodes. */
+DESERT_API desert_status desert_type_set_seal(desert_type_set *s, char *message,
+                                              size_t message_cap);
+
+/* Constructor id of the enum's constructor at declaration index i;
+ * DESERT_E_SERIALIZING_TRANSIENT for a transient one (the set is sealed). */
+DESERT_API desert_status desert_type_enum_id(const desert_type *t, size_t i, uint32_t *id);
+
+/* ---- values -------------------------------------------------------------------- */
+
+typedef enum desert_value_kind {
+  DESERT_VALUE_NULL = 0,
+  DESERT_VALUE_BOOL,
+  DESERT_VALUE_INT,
+  DESERT_VALUE_UINT,
+  DESERT_VALUE_FLOAT,
+  DESERT_VALUE_CHAR,
+  DESERT_VALUE_STRING,
+  DESERT_VALUE_BYTES,
+  DESERT_VALUE_BIGINT,
+  DESERT_VALUE_SEQ,
+  DESERT_VALUE_SOME,
+  DESERT_VALUE_ALT
+} desert_value_kind;
+
+struct desert_value {
+  desert_value_kind kind;
+  uint32_t index; /* ALT: the alternative */
+  union {
+    bool b;
+    int64_t i;
+    uint64_t u;
+    uint64_t bits; /* FLOAT: f32 in the low 32 bits */
+    uint32_t cp;
+    struct {
+      const char *ptr; /* STRING: UTF-8; BYTES, BIGINT: bytes */
+      size_t len;
+    } str;
+    struct {
+      desert_value *items;
+      size_t count;
+    } seq;
+    desert_value *child; /* SOME, ALT */
+  } as;
+};
+
+/* Bump arena for value trees: create, reset (keeps memory), free. */
+DESERT_API desert_status desert_value_arena_create(const desert_allocator *alloc,
+                                                   desert_value_arena **out);
+DESERT_API void desert_value_arena_reset(desert_value_arena *a);
+DESERT_API void desert_value_arena_free(desert_value_arena *a);
+/* NULL on failure. align: a power of two <= 64. size 0 gives a valid pointer. */
+DESERT_API void *desert_value_arena_alloc(desert_value_arena *a, size_t size, size_t align);
+/* n zeroed values (kind NULL), NULL on failure or overflow. */
+DESERT_API desert_value *desert_value_arena_values(desert_value_arena *a, size_t n);
+/* Bytes held by the arena's blocks. */
+DESERT_API size_t desert_value_arena_size(const desert_value_arena *a);
+
+/* ---- the generic codec ------------------------------------------------------------ */
+
+typedef struct desert_type_error {
+  desert_status status; /* DESERT_OK when nothing failed */
+  bool has_offset;      /* decoding: offset is valid */
+  size_t offset;        /* absolute input offset of the failing item */
+  char path[224];       /* value path ("" = root), truncated with "..." */
+  char message[224];    /* human-readable detail (may be empty) */
+} desert_type_error;
+
+/* Limits of one codec call; zero fields take the defaults. */
+typedef struct desert_codec_limits {
+  unsigned max_depth; /* nesting of composite values (default 256) */
+  size_t max_values;  /* decode: value nodes in one tree (default 1 << 26) */
+  size_t max_bigint;  /* decode: bytes of one big integer (default: no limit); its
+                       * decimal text costs quadratic time */
+} desert_codec_limits;
+
+/* Decodes one value of type t at the reader's position (after
+ * desert_reader_begin) into a tree allocated in a. On failure the reader's
+ * status and error offset are those of the failing item; err (may be NULL)
+ * gets the status, the offset and the path. limits may be NULL. */
+DESERT_API desert_status desert_type_decode(desert_reader *r, const desert_type *t,
+                                            desert_value_arena *a,
+                                            const desert_codec_limits *limits, desert_value **out,
+                                            desert_type_error *err);
+
+/* Observer of a traced decode: called after each value was read with the
+ * absolute offsets [start, end) of its bytes (a record's span includes its
+ * version byte, header and chunks; values taken from defaults are not
+ * reported), its value path, its type kind, and whether it is a leaf (a
+ * value without component values). Calls come in completion order: a
+ * composite value after its components. */
+typedef void (*desert_decode_trace)(void *ctx, size_t start, size_t end, const char *path,
+                                    desert_type_kind kind, bool leaf);
+
+/* desert_type_decode with a trace observer (fn may be NULL). */
+DESERT_API desert_status desert_type_decode_traced(desert_reader *r, const desert_type *t,
+                                                   desert_value_arena *a,
+                                                   const desert_codec_limits *limits,
+                                                   desert_decode_trace fn, void *fn_ctx,
+                                                   desert_value **out, desert_type_error *err);
+
+/* Encodes v under t through w. A value that does not fit its type (wrong
+ * kind, out of range, constraint violated) is DESERT_E_ARGUMENT with the path
+ * and a message; writer failures keep their status (UnsupportedCharacter,
+ * SerializingTransientConstructor, UnknownFieldReferenceInEvolutionStep,
+ * LengthTooLarge, ...). Every failure is also recorded in the writer (sticky):
+ * reset it before the next message. */
+DESERT_API desert_status desert_type_encode(desert_writer *w, const desert_type *t,
+                                            const desert_value *v,
+                                            const desert_codec_limits *limits,
+                                            desert_type_error *err);
+
+/* Renders a path the JSON way: "$" for the root, "$.a.b[3]" otherwise. */
+DESERT_API void desert_type_error_json_path(const desert_type_error *err, char *out, size_t cap);
+
+/* ---- C-struct descriptors --------------------------------------------------------------
+ * Static const data that maps a record to a C struct by field offsets: the C
+ * counterpart of Rust's #[derive(BinaryCodec)]. The record part (names,
+ * optional/transient flags, evolution steps) is an ordinary
+ * desert_record_desc of record.h; next to it, one desert_cfield per record
+ * field (same order) says how the field is stored in the struct: its C type,
+ * its offsetof, the offsetof of the bool "is Some" flag for optional fields,
+ * and for nested records and lists the descriptor of the pointee.
+ *
+ *   typedef struct point { int32_t x; desert_str label; bool has_label; int32_t y; } point;
+ *   static const desert_field_desc pf[] = {
+ *     {"x", 0}, {"label", DESERT_FIELD_OPTIONAL}, {"y", 0}};
+ *   static const desert_evolution_step ps[] = {{DESERT_STEP_FIELD_ADDED, "label", true}};
+ *   static const desert_cfield pc[] = {
+ *     DESERT_CFIELD(point, x, DESERT_C_I32),
+ *     DESERT_CFIELD_OPT(point, label, DESERT_C_STRING, has_label),
+ *     DESERT_CFIELD(point, y, DESERT_C_I32)};
+ *   static const desert_cstruct point_desc =
+ *     DESERT_CSTRUCT(point, "Point", pf, ps, pc, point_defaults);
+ *
+ *   desert_cstruct_encode(w, &point_desc, &p);
+ *   desert_cstruct_decode(r, &point_desc, &p);
+ *
+ * Strings and byte blocks are views (desert_str / desert_bytes): on decode
+ * they point into the input (keep it alive); lists are desert_clist
+ * {items, count} whose items array a decode allocates in the reader's arena
+ * (valid until the next desert_reader_begin/reset/free). Fields the data does
+ * not hold (transient fields, FieldAdded fields of older data) are left
+ * zeroed and then passed to the descriptor's `defaults` callback, if any.
+ * desert_cstruct_check validates a descriptor once (do it in a test). */
+
+typedef enum desert_ctype {
+  DESERT_C_BOOL = 1,     /* bool */
+  DESERT_C_I8,           /* int8_t */
+  DESERT_C_I16,          /* int16_t */
+  DESERT_C_I32,          /* int32_t */
+  DESERT_C_I64,          /* int64_t */
+  DESERT_C_U8,           /* uint8_t */
+  DESERT_C_U16,          /* uint16_t */
+  DESERT_C_U32,          /* uint32_t */
+  DESERT_C_U64,          /* uint64_t */
+  DESERT_C_F32,          /* float (exact bits) */
+  DESERT_C_F64,          /* double (exact bits) */
+  DESERT_C_VAR_U32,      /* uint32_t written as var_u32 */
+  DESERT_C_VAR_I32,      /* int32_t written as var_i32 */
+  DESERT_C_CHAR,         /* uint32_t code point, the context's char form */
+  DESERT_C_STRING,       /* desert_str */
+  DESERT_C_DEDUP_STRING, /* desert_str, DeduplicatedString */
+  DESERT_C_BYTES,        /* desert_bytes (byte block) */
+  DESERT_C_UUID,         /* uint8_t[16] */
+  DESERT_C_UNIT,         /* no storage (offset ignored) */
+  DESERT_C_RECORD,       /* an embedded struct described by `nested` */
+  DESERT_C_LIST          /* desert_clist of `elem` (for DESERT_C_RECORD: of `nested`) */
+} desert_ctype;
+
+typedef struct desert_cstruct desert_cstruct;
+
+/* A list field: items points to count elements of the element's C type. */
+typedef struct desert_clist {
+  void *items;
+  size_t count;
+} desert_clist;
+
+#define DESERT_CFIELD_NO_FLAG ((size_t)-1)
+
+typedef struct desert_cfield {
+  desert_ctype ctype;
+  size_t offset;                /* offsetof(struct, field) */
+  size_t present;               /* optional fields: offsetof the bool "is Some" flag */
+  desert_ctype elem;            /* DESERT_C_LIST: the element type */
+  const desert_cstruct *nested; /* DESERT_C_RECORD, or a list of records */
+  bool unknown_form;            /* DESERT_C_LIST: writers use the unknown-size form */
+} desert_cfield;
+
+struct desert_cstruct {
+  desert_record_desc record;    /* names, flags and evolution of the fields */
+  const desert_cfield *cfields; /* one per record field, same order */
+  size_t size;                  /* sizeof(struct) */
+  /* Fills field `index` of obj when the data does not hold it (transient
+   * fields; fields older data predates). NULL: left zeroed. */
+  void (*defaults)(void *obj, size_t index);
+};
+
+#define DESERT_CFIELD(S, f, ct) \
+  { (ct), offsetof(S, f), DESERT_CFIELD_NO_FLAG, (desert_ctype)0, NULL, false }
+#define DESERT_CFIELD_OPT(S, f, ct, flag) \
+  { (ct), offsetof(S, f), offsetof(S, flag), (desert_ctype)0, NULL, false }
+#define DESERT_CFIELD_RECORD(S, f, desc) \
+  { DESERT_C_RECORD, offsetof(S, f), DESERT_CFIELD_NO_FLAG, (desert_ctype)0, (desc), false }
+#define DESERT_CFIELD_LIST(S, f, et, desc) \
+  { DESERT_C_LIST, offsetof(S, f), DESERT_CFIELD_NO_FLAG, (et), (desc), false }
+#define DESERT_CFIELD_UNIT \
+  { DESERT_C_UNIT, 0, DESERT_CFIELD_NO_FLAG, (desert_ctype)0, NULL, false }
+#define DESERT_CSTRUCT(S, name, fields, steps, cfields, defaults_fn) \
+  { DESERT_RECORD_DESC(name, fields, steps), (cfields), sizeof(S), (defaults_fn) }
+#define DESERT_CSTRUCT_V0(S, name, fields, cfields, defaults_fn) \
+  { DESERT_RECORD_DESC_V0(name, fields), (cfields), sizeof(S), (defaults_fn) }
+
+/* Validates a descriptor and everything it reaches: the record description
+ * (desert_record_desc_check), C types, offsets inside the struct, optional
+ * fields with a flag, nested descriptors present. DESERT_OK or
+ * DESERT_E_ARGUMENT. */
+DESERT_API desert_status desert_cstruct_check(const desert_cstruct *d);
+/* Writes the struct at obj as a record (FORMAT.md §13). */
+DESERT_API desert_status desert_cstruct_encode(desert_writer *w, const desert_cstruct *d,
+                                               const void *obj);
+/* Reads a record into the struct at obj (zeroed first). */
+DESERT_API desert_status desert_cstruct_decode(desert_reader *r, const desert_cstruct *d,
+                                               void *obj);
+
+#ifdef __cplusplus
+}
+#endif
+#endif /* DESERT_TYPES_H */

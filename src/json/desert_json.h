@@ -1,0 +1,196 @@
+/* src/json/desert_json.h — the JSON layer of libdesert (target desert::json):
+ * a strict JSON parser that keeps numbers as exact text, schema documents
+ * (SCHEMA.md part 1) loaded into desert_type graphs, JSON values <-> value
+ * trees (part 2) with the canonical output text, and the conformance testee
+ * protocol (part 3).
+ * SPDX-License-Identifier: MIT
+ *
+ * Why a parser of our own rather than jansson: SCHEMA.md §2.1 needs integers
+ * of any size (jansson 2.14 rejects integers beyond int64 with an error), the
+ * exact text of every non-integer number (jansson parses reals into a double,
+ * and JSON_DECODE_INT_AS_REAL would do the same to integers, so "0.1" could
+ * not be converted to an f32 directly from its text), lone surrogate escapes
+ * such as "\ud800" that must parse and then fail as BadValue rather than as a
+ * syntax error (jansson refuses them), and objects that keep their key order.
+ * A small recursive-descent parser over a bump arena does all of this, checks
+ * UTF-8, rejects duplicate keys, bounds nesting, and never rounds a number.
+ * The layer therefore has no third-party dependency. */
+#ifndef DESERT_JSON_H
+#define DESERT_JSON_H
+
+#include <stdbool.h>
+#include <stddef.h>
+
+#include "desert/types.h"
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+/* ---- parsed JSON ------------------------------------------------------------------ */
+
+typedef enum desert_json_kind {
+  DESERT_JSON_NULL = 0,
+  DESERT_JSON_BOOL,
+  DESERT_JSON_NUMBER,
+  DESERT_JSON_STRING,
+  DESERT_JSON_ARRAY,
+  DESERT_JSON_OBJECT
+} desert_json_kind;
+
+typedef struct desert_json desert_json;
+typedef struct desert_json_member desert_json_member;
+
+struct desert_json {
+  desert_json_kind kind;
+  bool b;          /* BOOL */
+  bool integer;    /* NUMBER written without fraction and exponent */
+  bool lone;       /* STRING holding a lone surrogate (stored as its 3-byte WTF-8 form) */
+  const char *str; /* STRING: the decoded text, NUL-terminated; NUMBER: the exact text */
+  size_t len;
+  size_t count;                /* ARRAY items / OBJECT members */
+  desert_json *items;          /* ARRAY */
+  desert_json_member *members; /* OBJECT, in input order */
+};
+
+struct desert_json_member {
+  desert_json key; /* a STRING */
+  desert_json value;
+};
+
+#define DESERT_JSON_MAX_DEPTH 256u
+
+/* Parses exactly one JSON text (surrounding whitespace allowed) into a tree
+ * allocated in a. On a syntax error (invalid UTF-8, NaN, trailing text,
+ * duplicate keys, nesting beyond DESERT_JSON_MAX_DEPTH...) returns
+ * DESERT_E_ARGUMENT and writes a message. */
+DESERT_API desert_status desert_json_parse(const char *text, size_t len, desert_value_arena *a,
+                                           desert_json **out, char *message, size_t message_cap);
+
+/* Member of an object by key (exact bytes), or NULL. */
+DESERT_API const desert_json *desert_json_get(const desert_json *obj, const char *key);
+
+/* ---- errors of the JSON layer ------------------------------------------------------ */
+
+typedef enum desert_json_error_kind {
+  DESERT_JSON_ERR_NONE = 0,
+  DESERT_JSON_ERR_BAD_REQUEST,
+  DESERT_JSON_ERR_BAD_SCHEMA,
+  DESERT_JSON_ERR_BAD_VALUE,
+  DESERT_JSON_ERR_STATUS /* a library status: see `status` */
+} desert_json_error_kind;
+
+typedef struct desert_json_error {
+  desert_json_error_kind kind;
+  desert_status status; /* ERR_STATUS: the failure (e.g. DESERT_E_INVALID_CONSTRUCTOR_NAME) */
+  bool has_offset;      /* decoding failures: offset of the failing item */
+  size_t offset;
+  char message[512];
+} desert_json_error;
+
+/* "BadRequest", "BadSchema", "BadValue", or the FORMAT.md §17 kind of the
+ * status ("InputEndedUnexpectedly", "DeserializationFailure", ...). */
+DESERT_API const char *desert_json_error_kind_name(const desert_json_error *e);
+
+/* ---- output buffer ---------------------------------------------------------------------- */
+
+typedef struct desert_json_buf {
+  char *data;
+  size_t len, cap;
+  bool failed; /* an allocation failed; data holds what fitted */
+} desert_json_buf;
+
+DESERT_API void desert_json_buf_free(desert_json_buf *b);
+DESERT_API void desert_json_buf_put(desert_json_buf *b, const char *s, size_t n);
+/* A JSON string literal with the escapes of SCHEMA.md §2.4. Lone surrogates
+ * stored as WTF-8 are written as \udxxx escapes; any other byte that is not
+ * UTF-8 (a message cut inside a character) as \ufffd, so the output is
+ * always valid JSON in UTF-8. */
+DESERT_API void desert_json_buf_string(desert_json_buf *b, const char *s, size_t n);
+
+/* Canonical text of a finite non-zero float (SCHEMA.md §2.3): shortest
+ * round-trip digits, positional for exponents -4..15, else d.ddde+XX. out
+ * must hold 32 bytes; returns the length. */
+DESERT_API size_t desert_json_format_float(double v, bool is_f32, char *out);
+
+/* ---- schema documents --------------------------------------------------------------------- */
+
+/* Options of SCHEMA.md §1.8; -1 = not given. */
+typedef struct desert_schema_options {
+  int scala_chars;            /* bool */
+  int legacy_header_strings;  /* bool */
+  int scala_removed_optional; /* removed_optional_style: 1 = "scala", 0 = "rust" */
+  int zlib_compression;       /* compression: 1 = "zlib", 0 = "raw" */
+  int strict_tags;            /* bool */
+  int strict_varint;          /* bool */
+} desert_schema_options;
+
+/* Reads an "options" object. On failure returns false with a message. */
+DESERT_API bool desert_schema_options_parse(const desert_json *obj, desert_schema_options *out,
+                                            char *message, size_t message_cap);
+/* Fills a desert_options from document options overridden key by key by
+ * request options (either may be NULL); defaults of §1.8 for missing keys. */
+DESERT_API void desert_schema_options_apply(const desert_schema_options *doc,
+                                            const desert_schema_options *req, desert_options *out);
+
+typedef struct desert_schema {
+  desert_type_set *set;
+  const desert_type *root;
+  desert_schema_options options;
+} desert_schema;
+
+/* Loads and checks a schema document (every rule of SCHEMA.md §1.9). On
+ * failure returns DESERT_E_ARGUMENT with err->kind BAD_SCHEMA. alloc may be
+ * NULL. */
+DESERT_API desert_status desert_schema_load(const desert_json *doc, const desert_allocator *alloc,
+                                            desert_schema **out, desert_json_error *err);
+DESERT_API void desert_schema_free(desert_schema *s);
+
+/* ---- JSON values <-> value trees ------------------------------------------------------------- */
+
+/* Converts a JSON value of type t (SCHEMA.md part 2 input rules) into a value
+ * tree allocated in a (strings are copied). Failures: BAD_VALUE, or
+ * ERR_STATUS with DESERT_E_INVALID_CONSTRUCTOR_NAME /
+ * DESERT_E_SERIALIZING_TRANSIENT. The message starts with the JSON path of
+ * the offending value ("$.a.b[2]: ..."). */
+DESERT_API desert_status desert_json_to_value(const desert_type *t, const desert_json *j,
+                                              desert_value_arena *a, desert_value **out,
+                                              desert_json_error *err);
+
+/* Appends the canonical JSON text (SCHEMA.md §2.4) of v under t. Returns
+ * DESERT_E_NOMEM if the buffer could not grow, DESERT_E_ARGUMENT if v does
+ * not fit t. */
+DESERT_API desert_status desert_json_write_value(desert_json_buf *b, const desert_type *t,
+                                                 const desert_value *v);
+
+/* ---- whole operations ------------------------------------------------------------------------ */
+
+/* Encodes the JSON value under the schema with the given options into w
+ * (which is reset first and must have been created with those options). */
+DESERT_API desert_status desert_json_encode(const desert_schema *s, const desert_json *value,
+                                            desert_writer *w, desert_value_arena *a,
+                                            desert_json_error *err);
+/* Decodes data[0..len) under the schema and appends the canonical JSON of the
+ * value to out; *consumed = the bytes the root value used. */
+DESERT_API desert_status desert_json_decode(const desert_schema *s, desert_reader *r,
+                                            const void *data, size_t len, desert_value_arena *a,
+                                            desert_json_buf *out, size_t *consumed,
+                                            desert_json_error *err);
+
+/* ---- the conformance testee (SCHEMA.md part 3) ------------------------------------------------
+ */
+
+typedef struct desert_json_testee desert_json_testee;
+
+DESERT_API desert_status desert_json_testee_create(desert_json_testee **out);
+DESERT_API void desert_json_testee_free(desert_json_testee *t);
+/* Handles one request line (without its '\n'; a trailing '\r' is ignored)
+ * and appends exactly one response line, '\n' included, to out. Returns
+ * false (appending nothing) for a line of only whitespace. */
+DESERT_API bool desert_json_testee_line(desert_json_testee *t, const char *line, size_t len,
+                                        desert_json_buf *out);
+
+#ifdef __cplusplus
+}
+#endif
+#endif /* DESERT_JSON_H */

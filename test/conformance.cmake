@@ -1,0 +1,63 @@
+# test/conformance.cmake — tests of the types layer and the JSON layer:
+#  * test_types_json and test_types_fuzz (test/test_types_*.c suites) need
+#    desert::json; example_types runs examples/types_example.c when built;
+#  * conformance_public: the conformance runner plays the public cases of
+#    ${DESERT_SHARED_DIR}/conformance/public-cases.jsonl against the testee
+#    `desert-conformance` and judges per SCHEMA.md §3.7 (last line
+#    "conformance: P passed, F failed"; exit 0 only when nothing failed);
+#  * conformance_schema_examples: every worked example of SCHEMA.md part 4;
+#  * golden_schema_*: dataset1 through the `desert encode/decode` subcommands,
+#    once tools/desert_cli.c registers them.
+# Included by test/CMakeLists.txt after every test_*.c target exists.
+if(NOT TARGET desert_json)
+  return()
+endif()
+
+foreach(_t test_types_json test_types_fuzz)
+  if(TARGET ${_t})
+    target_link_libraries(${_t} PRIVATE desert::json)
+  endif()
+endforeach()
+
+# examples/types_example.c (C-struct descriptors and runtime types), when
+# examples/CMakeLists.txt builds it.
+if(TARGET types_example)
+  add_test(NAME example_types COMMAND types_example)
+  set_tests_properties(example_types PROPERTIES LABELS "examples" TIMEOUT 60
+    PASS_REGULAR_EXPRESSION "types_example: all outcomes as expected")
+endif()
+
+set(_conf_tools ${PROJECT_BINARY_DIR}/tools)
+set(_conf_testee ${_conf_tools}/desert-conformance)
+set(_conf_runner ${_conf_tools}/desert-conformance-runner)
+set(_conf_cases ${DESERT_SHARED_DIR}/conformance/public-cases.jsonl)
+set(_conf_spec ${DESERT_SHARED_DIR}/spec/SCHEMA.md)
+
+if(DESERT_BUILD_TOOLS)
+  if(EXISTS ${_conf_cases})
+    add_test(NAME conformance_public
+      COMMAND ${_conf_runner} --max-failures 20 ${_conf_cases} ${_conf_testee})
+    set_tests_properties(conformance_public PROPERTIES LABELS "conformance" TIMEOUT 600
+      PASS_REGULAR_EXPRESSION "conformance: [0-9]+ passed, 0 failed")
+  else()
+    message(STATUS "conformance: ${_conf_cases} not found; conformance_public not added")
+  endif()
+  if(EXISTS ${_conf_spec})
+    add_test(NAME conformance_schema_examples
+      COMMAND ${_conf_runner} --examples ${_conf_spec} ${_conf_testee})
+    set_tests_properties(conformance_schema_examples PROPERTIES LABELS "conformance" TIMEOUT 120
+      PASS_REGULAR_EXPRESSION "conformance: 31 passed, 0 failed")
+  endif()
+
+  # The schema subcommands of the `desert` tool, when the dispatcher lists them.
+  file(READ ${PROJECT_SOURCE_DIR}/tools/desert_cli.c _conf_cli_src)
+  string(FIND "${_conf_cli_src}" "cli_cmd_decode" _conf_has_cli)
+  set(_golden ${DESERT_GOLDEN_DIR})
+  if(TARGET desert_cli AND NOT _conf_has_cli EQUAL -1 AND EXISTS ${_golden}/dataset1.bin)
+    add_test(NAME golden_schema_cli
+      COMMAND ${CMAKE_COMMAND} -DPROGRAM=$<TARGET_FILE:desert_cli> -DGOLDEN=${_golden}
+        -DWORK=${CMAKE_CURRENT_BINARY_DIR}/golden_schema_out
+        -P ${CMAKE_CURRENT_LIST_DIR}/scripts/golden_schema_cli.cmake)
+    set_tests_properties(golden_schema_cli PROPERTIES LABELS "conformance;tools" TIMEOUT 120)
+  endif()
+endif()

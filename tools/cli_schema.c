@@ -1,0 +1,199 @@
+/* tools/cli_schema.c — helpers shared by `desert encode` and `desert decode`:
+ * argument parsing (--schema, -o, --hex, --annotate and the option flags of
+ * SCHEMA.md §1.8), whole-file input, schema loading with readable errors.
+ * SPDX-License-Identifier: MIT */
+#include "cli_schema.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+void cli_schema_help_options(FILE *out) {
+  fprintf(out,
+          "Options of SCHEMA.md §1.8 (override the document's \"options\"):\n"
+          "  --scala-chars                  char values take 2 bytes (Scala)\n"
+          "  --legacy-header-strings        Scala <= 0.2.x header string scoping (writer)\n"
+          "  --removed-optional-style STYLE rust (default) or scala (writer)\n"
+          "  --compression FLAVOUR          raw (default, desert-rust) or zlib (desert-scala)\n"
+          "  --lenient-tags                 any non-zero tag byte means 01 (Scala reader)\n"
+          "  --lenient-varint               stop a var_u32 after 5 bytes (Scala reader)\n"
+          "  --option KEY=VALUE             any option by its schema name, e.g.\n"
+          "                                 --option strict_tags=false\n");
+}
+
+static bool parse_bool(const char *v, int *out) {
+  if (strcmp(v, "true") == 0)
+    *out = 1;
+  else if (strcmp(v, "false") == 0)
+    *out = 0;
+  else
+    return false;
+  return true;
+}
+
+/* --option KEY=VALUE */
+static bool set_option(cli_schema_args *a, const char *kv) {
+  const char *eq = strchr(kv, '=');
+  if (!eq) return false;
+  size_t n = (size_t)(eq - kv);
+  const char *v = eq + 1;
+  desert_schema_options *o = &a->options;
+#define KEY(s) (n == strlen(s) && strncmp(kv, s, n) == 0)
+  if (KEY("scala_chars")) return parse_bool(v, &o->scala_chars);
+  if (KEY("legacy_header_strings")) return parse_bool(v, &o->legacy_header_strings);
+  if (KEY("strict_tags")) return parse_bool(v, &o->strict_tags);
+  if (KEY("strict_varint")) return parse_bool(v, &o->strict_varint);
+  if (KEY("removed_optional_style")) {
+    if (strcmp(v, "rust") == 0)
+      o->scala_removed_optional = 0;
+    else if (strcmp(v, "scala") == 0)
+      o->scala_removed_optional = 1;
+    else
+      return false;
+    return true;
+  }
+  if (KEY("compression")) {
+    if (strcmp(v, "raw") == 0)
+      o->zlib_compression = 0;
+    else if (strcmp(v, "zlib") == 0)
+      o->zlib_compression = 1;
+    else
+      return false;
+    return true;
+  }
+#undef KEY
+  return false;
+}
+
+int cli_schema_parse_args(const char *cmd, int argc, char **argv, bool allow_annotate,
+                          cli_schema_args *a) {
+  memset(a, 0, sizeof *a);
+  desert_schema_options_parse(NULL, &a->options, NULL, 0); /* all -1 */
+  for (int i = 1; i < argc; i++) {
+    const char *s = argv[i];
+    const char *val = NULL;
+#define NEEDS_VALUE()                                 \
+  do {                                                \
+    if (i + 1 >= argc) {                              \
+      cli_error(cmd, "option '%s' needs a value", s); \
+      return CLI_EXIT_USAGE;                          \
+    }                                                 \
+    val = argv[++i];                                  \
+  } while (0)
+    if (strcmp(s, "--schema") == 0 || strcmp(s, "-s") == 0) {
+      NEEDS_VALUE();
+      a->schema_path = val;
+    } else if (strncmp(s, "--schema=", 9) == 0) {
+      a->schema_path = s + 9;
+    } else if (strcmp(s, "-o") == 0 || strcmp(s, "--output") == 0) {
+      NEEDS_VALUE();
+      a->output = val;
+    } else if (strcmp(s, "--hex") == 0) {
+      a->hex = true;
+    } else if (allow_annotate && strcmp(s, "--annotate") == 0) {
+      a->annotate = true;
+    } else if (strcmp(s, "--scala-chars") == 0) {
+      a->options.scala_chars = 1;
+    } else if (strcmp(s, "--legacy-header-strings") == 0) {
+      a->options.legacy_header_strings = 1;
+    } else if (strcmp(s, "--lenient-tags") == 0) {
+      a->options.strict_tags = 0;
+    } else if (strcmp(s, "--lenient-varint") == 0) {
+      a->options.strict_varint = 0;
+    } else if (strcmp(s, "--removed-optional-style") == 0 || strcmp(s, "--compression") == 0) {
+      NEEDS_VALUE();
+      char kv[64];
+      snprintf(kv, sizeof kv, "%s=%s", s[2] == 'r' ? "removed_optional_style" : "compression", val);
+      if (!set_option(a, kv)) {
+        cli_error(cmd, "invalid value '%s' for %s", val, s);
+        return CLI_EXIT_USAGE;
+      }
+    } else if (strcmp(s, "--option") == 0) {
+      NEEDS_VALUE();
+      if (!set_option(a, val)) {
+        cli_error(cmd, "invalid option '%s' (KEY=VALUE with a key of SCHEMA.md §1.8)", val);
+        return CLI_EXIT_USAGE;
+      }
+    } else if (s[0] == '-' && s[1] != '\0') {
+      cli_error(cmd, "unknown option '%s' (see '%s %s --help')", s, cli_progname, cmd);
+      return CLI_EXIT_USAGE;
+    } else if (!a->input) {
+      a->input = s;
+    } else {
+      cli_error(cmd, "unexpected argument '%s'", s);
+      return CLI_EXIT_USAGE;
+    }
+#undef NEEDS_VALUE
+  }
+  if (!a->schema_path) {
+    cli_error(cmd, "missing --schema FILE");
+    return CLI_EXIT_USAGE;
+  }
+  if (!a->input) a->input = "-";
+  return CLI_EXIT_OK;
+}
+
+int cli_schema_read_file(const char *cmd, const char *path, char **data, size_t *len) {
+  bool is_stdin = strcmp(path, "-") == 0;
+  FILE *f = is_stdin ? stdin : fopen(path, "rb");
+  if (!f) {
+    cli_error(cmd, "cannot open '%s'", path);
+    return CLI_EXIT_IO;
+  }
+  size_t cap = 1 << 16, n = 0;
+  char *d = malloc(cap);
+  int rc = d ? CLI_EXIT_OK : CLI_EXIT_NOMEM;
+  while (rc == CLI_EXIT_OK) {
+    if (cap - n < 2) {
+      char *nd = cap < SIZE_MAX / 2 ? realloc(d, cap * 2) : NULL;
+      if (!nd) {
+        rc = CLI_EXIT_NOMEM;
+        break;
+      }
+      d = nd;
+      cap *= 2;
+    }
+    size_t k = fread(d + n, 1, cap - n - 1, f);
+    n += k;
+    if (k == 0) {
+      if (ferror(f)) rc = CLI_EXIT_IO;
+      break;
+    }
+  }
+  if (!is_stdin) fclose(f);
+  if (rc != CLI_EXIT_OK) {
+    free(d);
+    cli_error(cmd, rc == CLI_EXIT_IO ? "cannot read '%s'" : "out of memory reading '%s'", path);
+    return rc;
+  }
+  d[n] = '\0';
+  *data = d;
+  *len = n;
+  return CLI_EXIT_OK;
+}
+
+int cli_schema_load(const char *cmd, const cli_schema_args *a, desert_value_arena *arena,
+                    desert_schema **out) {
+  char *text;
+  size_t len;
+  int rc = cli_schema_read_file(cmd, a->schema_path, &text, &len);
+  if (rc) return rc;
+  desert_json *doc;
+  char msg[300];
+  if (desert_json_parse(text, len, arena, &doc, msg, sizeof msg)) {
+    cli_error(cmd, "%s: not JSON: %s", a->schema_path, msg);
+    free(text);
+    return CLI_EXIT_FAILURE;
+  }
+  desert_json_error err;
+  desert_status st = desert_schema_load(doc, NULL, out, &err);
+  free(text);
+  if (st) {
+    cli_error(cmd, "%s: BadSchema: %s", a->schema_path, err.message);
+    return st == DESERT_E_NOMEM ? CLI_EXIT_NOMEM : CLI_EXIT_FAILURE;
+  }
+  return CLI_EXIT_OK;
+}
+
+void cli_schema_options(const desert_schema *s, const cli_schema_args *a, desert_options *o) {
+  desert_schema_options_apply(&s->options, &a->options, o);
+}
