@@ -8,7 +8,7 @@
  *    [dst, dst+cap) on any path. No padding contract, no alignment
  *    requirement (unaligned loads/stores only), no no_sanitize escapes.
  *    SIMD loops run while a whole block remains; tails go to the scalar
- *    kernel of the same operation.
+ *    kernel (or a narrower SIMD kernel with this same contract).
  * 2. Every ISA returns exactly what the scalar kernel returns: status,
  *    *consumed / *written / *pos, and the output bytes in [0, written).
  *    Output bytes beyond *written (still inside dst_cap) are unspecified
@@ -127,7 +127,8 @@ typedef struct desert_kernels {
   /* UTF-8 to Latin-1. Errors: DESERT_E_INVALID_UTF8 (*pos as above),
    * DESERT_E_NOT_LATIN1 (*pos = offset of the lead byte of the first code
    * point above U+00FF), DESERT_E_DST_TOO_SMALL (*pos = offset of the first
-   * input byte that did not fit). The first problem in input order wins.
+   * input byte that did not fit). The first problem in input order wins; at
+   * the same position invalid UTF-8 beats NOT_LATIN1 beats DST_TOO_SMALL.
    * *written = bytes written before the stop. */
   desert_status (*utf8_to_latin1)(const uint8_t *src, size_t len, uint8_t *dst,
                                   size_t dst_cap, size_t *written, size_t *pos);

@@ -1,0 +1,41 @@
+/* src/x86/kernels_avx512.c — the AVX-512 kernel table.
+ * SPDX-License-Identifier: MIT
+ *
+ * Own kernels only where 64-byte registers clearly pay: byte swaps,
+ * UTF-8 validation (Keiser & Lemire with vpermt2b views) and the UTF-8 size
+ * of Latin-1 text. Every other slot is the AVX2 kernel (which this CPU can
+ * run: `required` includes the AVX2 bits).
+ *
+ * The folder's *_avx512.c files are compiled with the AVX2 flags plus
+ * -mavx512f -mavx512bw -mavx512vl -mavx512vbmi -mavx512vbmi2, so the
+ * compiler may use any of those: `required` lists them all.
+ *
+ * NOT RUN ON HARDWARE: written on a machine without AVX-512; the AVX-512
+ * kernels were checked only through SIMDe's portable emulation of the
+ * intrinsics (differential tests against the scalar kernels).
+ */
+#include "x86/x86_kernels.h"
+
+const desert_kernels desert_kernels_avx512 = {
+    .name = "avx512",
+    .isa = DESERT_ISA_AVX512,
+    .required = DESERT_CPU_AVX2 | DESERT_CPU_BMI2 | DESERT_CPU_POPCNT | DESERT_CPU_AVX512F |
+                DESERT_CPU_AVX512BW | DESERT_CPU_AVX512VL | DESERT_CPU_AVX512VBMI |
+                DESERT_CPU_AVX512VBMI2,
+    .emulated = 0,
+    .bswap16 = desert_avx512_bswap16,
+    .bswap32 = desert_avx512_bswap32,
+    .bswap64 = desert_avx512_bswap64,
+    .var_u32_encode = desert_avx2_var_u32_encode,
+    .var_i32_encode = desert_avx2_var_i32_encode,
+    .var_u32_decode = desert_avx2_var_u32_decode,
+    .var_i32_decode = desert_avx2_var_i32_decode,
+    .utf8_validate = desert_avx512_utf8_validate,
+    .utf16_len_from_utf8 = desert_avx2_utf16_len_from_utf8,
+    .utf8_to_utf16 = desert_avx2_utf8_to_utf16,
+    .utf8_len_from_utf16 = desert_avx2_utf8_len_from_utf16,
+    .utf16_to_utf8 = desert_avx2_utf16_to_utf8,
+    .utf8_len_from_latin1 = desert_avx512_utf8_len_from_latin1,
+    .latin1_to_utf8 = desert_avx2_latin1_to_utf8,
+    .utf8_to_latin1 = desert_avx2_utf8_to_latin1,
+};
