@@ -1,0 +1,43 @@
+/* bench/bench_kernels.h — the kernel suite as a C case table: each case
+ * prepares rotated inputs for one size, runs one kernel of a given table
+ * over the next input, and frees everything when the case ends (only the
+ * running case's data is alive; BENCHMARKING.md §4).
+ * SPDX-License-Identifier: MIT */
+#ifndef DESERT_BENCH_KERNELS_H
+#define DESERT_BENCH_KERNELS_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+struct desert_kernels;
+
+typedef struct bench_case {
+  const char *name;  /* e.g. "utf8_validate/cjk" */
+  const char *unit;  /* "bytes" or "values": what items_per_op counts */
+  int has_kernel;    /* 0: reference row (memcpy), run once, not per ISA */
+  /* Prepares inputs of about `size` bytes; returns NULL on allocation
+   * failure. *bytes_per_op / *items_per_op describe one run. */
+  void *(*setup)(size_t size, size_t *bytes_per_op, size_t *items_per_op);
+  /* Runs once on input variant `i`; returns a value that depends on the
+   * output so the compiler cannot drop the work. Returns (size_t)-1 on a
+   * wrong result (checked on the first run of each variant). */
+  size_t (*run)(const struct desert_kernels *k, void *state, size_t i);
+  void (*teardown)(void *state);
+} bench_case;
+
+extern const bench_case bench_kernel_cases[];
+extern const size_t bench_kernel_case_count;
+
+/* Runnable kernel tables (scalar first); emulated NEON only when asked. */
+size_t bench_tables(const struct desert_kernels **out, size_t max, int include_emulated);
+const char *bench_table_name(const struct desert_kernels *k);
+int bench_table_emulated(const struct desert_kernels *k);
+
+#ifdef __cplusplus
+}
+#endif
+#endif

@@ -1,0 +1,296 @@
+// bench/bench_main.cc — the only C++ file of the benchmarks: registers the C
+// case tables with google-benchmark (the kernel suite of bench_kernels.c,
+// once per runnable kernel table and size; the codec suite of
+// bench_codec.h: desert cases, workloads, peers and memcpy rows, per ISA
+// where kernels matter), and prints the dispatch facts first so no number
+// is ever labelled with an ISA that did not run (BENCHMARKING.md §4, §5).
+//
+// Own flags (the rest goes to google-benchmark):
+//   --verify                    only check every row's output (all kernel
+//                               cases and sizes, every codec row); prints
+//                               "N passed, N failed, N skipped" and exits 1
+//                               on any mismatch or setup failure
+//   --desert_include_emulated   also run NEON through SIMDe (never a
+//                               performance number; rows say "-emulated")
+// A codec row that cannot run here (the golden file is missing) is skipped
+// loudly; with DESERT_REQUIRE_GOLDEN=1 that is a failure.
+// SPDX-License-Identifier: MIT
+#include <benchmark/benchmark.h>
+#include <sys/resource.h>
+
+#include <cstdio>
+#include <cstdlib>
+#include <cstring>
+#include <string>
+#include <vector>
+
+extern "C" {
+#include "bench_codec.h"
+#include "bench_kernels.h"
+#include "desert/kernels.h"
+#include "kernels.h"
+}
+
+namespace {
+
+const size_t kSizes[] = {64, 1024, 64 * 1024, 1024 * 1024};
+
+std::string size_label(size_t s) {
+  if (s >= 1024 * 1024) return std::to_string(s / (1024 * 1024)) + "MiB";
+  if (s >= 1024) return std::to_string(s / 1024) + "KiB";
+  return std::to_string(s) + "B";
+}
+
+std::string table_label(const desert_kernels *k) {
+  std::string isa = bench_table_name(k);
+  if (bench_table_emulated(k)) isa += "-emulated";
+  return isa;
+}
+
+// ---- kernel suite -----------------------------------------------------------
+
+void run_case(benchmark::State &state, const bench_case *c, const desert_kernels *k, size_t size) {
+  size_t bytes = 0, items = 0;
+  void *data = c->setup(size, &bytes, &items);
+  if (!data) {
+    state.SkipWithError("setup failed (allocation)");
+    return;
+  }
+  // Verify before timing: every rotated variant once.
+  for (size_t i = 0; i < 8; i++) {
+    if (c->run(k, data, i) == static_cast<size_t>(-1)) {
+      c->teardown(data);
+      state.SkipWithError("wrong result");
+      return;
+    }
+  }
+  size_t i = 0;
+  for (auto _ : state) {
+    benchmark::DoNotOptimize(c->run(k, data, i++));
+    benchmark::ClobberMemory();
+  }
+  c->teardown(data);
+  state.SetBytesProcessed(static_cast<int64_t>(state.iterations()) * static_cast<int64_t>(bytes));
+  state.SetItemsProcessed(static_cast<int64_t>(state.iterations()) * static_cast<int64_t>(items));
+  state.counters["bytes_per_op"] = static_cast<double>(bytes);
+  state.SetLabel(k ? bench_table_name(k) : "reference");
+}
+
+// ---- codec suite --------------------------------------------------------------
+
+struct CodecRow {
+  const codec_case *c;
+  desert_isa isa;   // DESERT_ISA_AUTO: the process default
+  std::string name; // codec/<key>/<impl>/<isa>
+};
+
+long minflt_now() {
+  struct rusage ru;
+  getrusage(RUSAGE_SELF, &ru);
+  return ru.ru_minflt;
+}
+
+bool golden_required() {
+  const char *v = std::getenv("DESERT_REQUIRE_GOLDEN");
+  return v && std::strcmp(v, "1") == 0;
+}
+
+void run_codec(benchmark::State &state, const CodecRow *row) {
+  const codec_case *c = row->c;
+  codec_info info;
+  std::memset(&info, 0, sizeof info);
+  void *st = c->setup(row->isa, c->param, &info);
+  if (!st) {
+    std::string why =
+        info.skip[0] ? std::string("skipped: ") + info.skip
+                     : std::string("setup failed: ") + (info.fail[0] ? info.fail : "out of memory");
+    state.SkipWithError(why.c_str());
+    return;
+  }
+  char msg[256] = {0};
+  if (c->verify(st, msg, sizeof msg)) {
+    c->teardown(st);
+    state.SkipWithError((std::string("verification failed: ") + msg).c_str());
+    return;
+  }
+  long flt0 = minflt_now();
+  size_t i = 0;
+  for (auto _ : state) {
+    benchmark::DoNotOptimize(c->run(st, i++));
+    benchmark::ClobberMemory();
+  }
+  long flt1 = minflt_now();
+  c->teardown(st);
+  const double iters = static_cast<double>(state.iterations());
+  if (info.bytes_per_op) {
+    state.SetBytesProcessed(static_cast<int64_t>(state.iterations()) *
+                            static_cast<int64_t>(info.bytes_per_op));
+    state.counters["bytes_per_op"] = static_cast<double>(info.bytes_per_op);
+  }
+  if (info.items_per_op)
+    state.SetItemsProcessed(static_cast<int64_t>(state.iterations()) *
+                            static_cast<int64_t>(info.items_per_op));
+  state.counters["case_no"] = c->case_no;
+  if (c->rust_ref_ns > 0) state.counters["rust_ref_ns"] = c->rust_ref_ns;
+  if (c->flags & CODEC_HEADLINE) state.counters["headline"] = 1;
+  if (c->flags & CODEC_FAULTS)
+    state.counters["minflt_per_op"] = iters > 0 ? static_cast<double>(flt1 - flt0) / iters : 0.0;
+  state.SetLabel(c->desc);
+}
+
+std::vector<CodecRow> codec_rows(const desert_kernels *const *tables, size_t nt) {
+  // All cases, grouped by key in order of first appearance, so each case's
+  // desert, memcpy and peer rows run next to each other.
+  std::vector<const codec_case *> all;
+  codec_table t[8];
+  size_t n = bench_codec_tables(t, 8);
+  for (size_t ti = 0; ti < n; ti++)
+    for (size_t ci = 0; ci < t[ti].count; ci++) all.push_back(&t[ti].cases[ci]);
+  std::vector<std::string> keys;
+  for (const codec_case *c : all) {
+    bool seen = false;
+    for (const std::string &k : keys) seen = seen || k == c->key;
+    if (!seen) keys.push_back(c->key);
+  }
+  std::vector<CodecRow> rows;
+  const std::string active = desert_isa_name(desert_active_isa());
+  for (const std::string &key : keys) {
+    for (const codec_case *c : all) {
+      if (key != c->key) continue;
+      std::string base = std::string("codec/") + c->key + "/" + c->impl + "/";
+      bool desert = std::strcmp(c->impl, "desert") == 0;
+      if (desert && (c->flags & CODEC_PER_ISA)) {
+        for (size_t ti = 0; ti < nt; ti++)
+          rows.push_back(CodecRow{c, tables[ti]->isa, base + table_label(tables[ti])});
+      } else {
+        rows.push_back(CodecRow{c, DESERT_ISA_AUTO, base + (desert ? active : std::string("-"))});
+      }
+    }
+  }
+  return rows;
+}
+
+// ---- --verify -------------------------------------------------------------------
+
+int verify_all(const desert_kernels *const *tables, size_t nt, const std::vector<CodecRow> &rows) {
+  int passed = 0, failed = 0, skipped = 0;
+  for (size_t ci = 0; ci < bench_kernel_case_count; ci++) {
+    const bench_case *c = &bench_kernel_cases[ci];
+    for (size_t s : kSizes) {
+      for (size_t t = 0; t < (c->has_kernel ? nt : 1); t++) {
+        std::string name = std::string("kernel/") + c->name + "/" +
+                           (c->has_kernel ? table_label(tables[t]) : "ref") + "/" + size_label(s);
+        size_t bytes = 0, items = 0;
+        void *data = c->setup(s, &bytes, &items);
+        bool ok = data != nullptr;
+        for (size_t i = 0; ok && i < 8; i++)
+          ok = c->run(tables[t], data, i) != static_cast<size_t>(-1);
+        if (data) c->teardown(data);
+        if (ok) {
+          passed++;
+        } else {
+          failed++;
+          std::printf("FAIL  %s: %s\n", name.c_str(), data ? "wrong result" : "setup failed");
+        }
+      }
+    }
+  }
+  std::printf("verify: kernel suite: %d rows checked, %d failed\n", passed + failed, failed);
+  for (const CodecRow &row : rows) {
+    codec_info info;
+    std::memset(&info, 0, sizeof info);
+    void *st = row.c->setup(row.isa, row.c->param, &info);
+    if (!st) {
+      if (info.skip[0] && !golden_required()) {
+        skipped++;
+        std::printf("SKIP  %s: %s\n", row.name.c_str(), info.skip);
+      } else {
+        failed++;
+        std::printf("FAIL  %s: %s\n", row.name.c_str(),
+                    info.skip[0]   ? info.skip
+                    : info.fail[0] ? info.fail
+                                   : "setup failed");
+      }
+      continue;
+    }
+    char msg[256] = {0};
+    int bad = row.c->verify(st, msg, sizeof msg);
+    // One timed-path call per variant too: run() must not fail after verify.
+    for (size_t i = 0; !bad && i < CODEC_K; i++) (void)row.c->run(st, i);
+    row.c->teardown(st);
+    if (bad) {
+      failed++;
+      std::printf("FAIL  %s: %s\n", row.name.c_str(), msg);
+    } else {
+      passed++;
+      std::printf("ok    %s\n", row.name.c_str());
+    }
+  }
+  std::printf("%d passed, %d failed, %d skipped\n", passed, failed, skipped);
+  return failed ? 1 : 0;
+}
+
+} // namespace
+
+int main(int argc, char **argv) {
+  // Our own flags first; the rest goes to google-benchmark.
+  bool include_emulated = false, verify = false;
+  std::vector<char *> args;
+  for (int i = 0; i < argc; i++) {
+    if (std::strcmp(argv[i], "--desert_include_emulated") == 0) {
+      include_emulated = true;
+      continue;
+    }
+    if (std::strcmp(argv[i], "--verify") == 0) {
+      verify = true;
+      continue;
+    }
+    args.push_back(argv[i]);
+  }
+  int n = static_cast<int>(args.size());
+
+  desert_dispatch_info info;
+  desert_dispatch_info_get(&info);
+  char feats[256];
+  desert_cpu_feature_names(info.cpu_features, feats, sizeof feats);
+  std::printf("desert bench: active ISA %s%s; CPU features: %s\n", desert_isa_name(info.active),
+              info.active_emulated ? " (EMULATED)" : "", feats);
+  const char *forced = std::getenv("DESERT_FORCE_ISA");
+  if (forced && *forced && std::strcmp(forced, "auto") != 0 &&
+      info.outcome != DESERT_OVERRIDE_APPLIED) {
+    std::fprintf(stderr,
+                 "desert bench: DESERT_FORCE_ISA=%s did not take effect (outcome %d); refusing "
+                 "to label results with an ISA that did not run\n",
+                 forced, static_cast<int>(info.outcome));
+    return 1;
+  }
+  std::fflush(stdout);
+
+  const desert_kernels *tables[8];
+  size_t nt = bench_tables(tables, 8, include_emulated ? 1 : 0);
+  static std::vector<CodecRow> rows = codec_rows(tables, nt);
+  if (verify) return verify_all(tables, nt, rows);
+
+  for (size_t ci = 0; ci < bench_kernel_case_count; ci++) {
+    const bench_case *c = &bench_kernel_cases[ci];
+    for (size_t s : kSizes) {
+      if (!c->has_kernel) {
+        std::string name = std::string("kernel/") + c->name + "/ref/" + size_label(s);
+        benchmark::RegisterBenchmark(name.c_str(), run_case, c, tables[0], s);
+        continue;
+      }
+      for (size_t t = 0; t < nt; t++) {
+        std::string name =
+            std::string("kernel/") + c->name + "/" + table_label(tables[t]) + "/" + size_label(s);
+        benchmark::RegisterBenchmark(name.c_str(), run_case, c, tables[t], s);
+      }
+    }
+  }
+  for (const CodecRow &row : rows) benchmark::RegisterBenchmark(row.name.c_str(), run_codec, &row);
+
+  benchmark::Initialize(&n, args.data());
+  if (benchmark::ReportUnrecognizedArguments(n, args.data())) return 1;
+  benchmark::RunSpecifiedBenchmarks();
+  benchmark::Shutdown();
+  return 0;
+}

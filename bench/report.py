@@ -1,0 +1,445 @@
+#!/usr/bin/env python3
+"""bench/report.py — turns google-benchmark JSON from desert_bench into the
+markdown report of BENCHMARKING.md §5, plus an SVG chart of the per-kernel
+gains. Standard library only (no network, no matplotlib).
+
+Usage: report.py RESULTS.json [-o REPORT.md] [--svg CHART.svg]
+  -o     markdown output (default: stdout)
+  --svg  chart output (default: REPORT.md with "-gains.svg" instead of
+         ".md"; none when writing to stdout)
+
+What it reads (bench_main.cc names the rows):
+  kernel/<case>/<isa>/<size>     kernel suite; gains are ratios to the
+                                 scalar table of the SAME run
+  codec/<key>/<impl>/<isa>       codec suite; <impl> is desert, memcpy,
+                                 msgpack, protobuf-c or harness; counters
+                                 case_no, rust_ref_ns, headline,
+                                 minflt_per_op, bytes_per_op
+Times are the median of the repetitions (the single run without them), in
+CPU time per op: on a shared machine a process that is descheduled keeps
+its wall clock running, not its CPU clock. Every ratio compares rows of
+the same run (BENCHMARKING.md §4.4).
+"""
+import json
+import math
+import os
+import sys
+from collections import OrderedDict, defaultdict
+
+UNIT_NS = {"ns": 1.0, "us": 1e3, "ms": 1e6, "s": 1e9}
+
+# BENCHMARKING.md §3: published figures of other codecs' suites (not desert).
+PUBLISHED = {
+    "w_wide16_enc": "~350 ns (Thrift suite, MoonBit wasm-gc)",
+    "w_wide16_dec": "500-600 ns (Thrift suite)",
+    "w_wide256_enc": "4-4.5 us (Thrift suite)",
+    "w_wide256_dec": "~10 us (Thrift suite)",
+    "w_terms1000_ser": "0.8-0.9 ms (bincode/JSON/protobuf suite)",
+    "w_terms1000_de": "0.26 ms bincode .. 0.49 ms protobuf",
+}
+
+PEERS = ("msgpack", "protobuf-c")
+RUST_TARGET = 3.0       # x faster than desert-rust, per case
+MEMCPY_TARGET = 1.5     # bulk cases within 1.5x of memcpy
+# Golden targets (ns): the headline rows (64 rotated inputs; encode with a fresh
+# writer), and the same limits on the reused-writer and warm-cache views.
+GOLDEN_TARGETS = {"c16_golden_decode": 7000.0, "c16_golden_encode": 9000.0,
+                  "c16_golden_encode_reused": 9000.0, "c16_golden_decode_hot": 7000.0,
+                  "c16_golden_encode_hot": 9000.0}
+
+
+def load_rows(data):
+    """name -> dict(cpu, real, counters, label, items_s, bytes_s); plus errors."""
+    rows, errors = OrderedDict(), OrderedDict()
+    for b in data.get("benchmarks", []):
+        name = b.get("run_name", b["name"])
+        if b.get("error_occurred"):
+            errors.setdefault(name, b.get("error_message", "error"))
+            continue
+        agg = b.get("aggregate_name")
+        if agg and agg != "median":
+            continue
+        if not agg and name in rows:
+            continue  # repetitions without aggregates: keep the first
+        scale = UNIT_NS.get(b.get("time_unit", "ns"), 1.0)
+        rows[name] = {
+            "order": (b.get("family_index", 0), b.get("per_family_instance_index", 0)),
+            "cpu": b["cpu_time"] * scale,
+            "real": b["real_time"] * scale,
+            "bytes_s": b.get("bytes_per_second", 0.0),
+            "items_s": b.get("items_per_second", 0.0),
+            "label": b.get("label", ""),
+            "c": {k: v for k, v in b.items() if isinstance(v, (int, float)) and k not in (
+                "cpu_time", "real_time", "iterations", "repetitions", "repetition_index",
+                "threads", "family_index", "per_family_instance_index")},
+        }
+    # Registration order (random interleaving shuffles the JSON).
+    rows = OrderedDict(sorted(rows.items(), key=lambda kv: kv[1]["order"]))
+    return rows, errors
+
+
+def fmt_ns(ns):
+    if ns is None:
+        return "-"
+    if ns < 1.0:
+        return "%.2f ns" % ns
+    if ns < 1e3:
+        return "%.1f ns" % ns
+    if ns < 1e6:
+        return "%.2f us" % (ns / 1e3)
+    return "%.2f ms" % (ns / 1e6)
+
+
+def fmt_x(r):
+    return "-" if r is None else "%.2fx" % r
+
+
+def mark(ok):
+    return "yes" if ok else "**no**"
+
+
+# ---- kernel suite --------------------------------------------------------------
+
+def kernel_table(rows):
+    table = defaultdict(dict)
+    isas, sizes = [], []
+    for name, val in rows.items():
+        parts = name.split("/")
+        if parts[0] != "kernel" or len(parts) < 4:
+            continue
+        size, isa, case = parts[-1], parts[-2], "/".join(parts[1:-2])
+        table[(case, size)][isa] = val
+        if isa not in isas:
+            isas.append(isa)
+        if size not in sizes:
+            sizes.append(size)
+    return table, isas, sizes
+
+
+def kernel_section(rows):
+    table, isas, sizes = kernel_table(rows)
+    if not table:
+        return [], {}, [], []
+    simd = [i for i in isas if i not in ("scalar", "ref")]
+    lines = ["## 1. Kernel suite: gain over scalar", "",
+             "GB/s (G values/s for varints) per kernel table and size; *gain* = scalar time / "
+             "table time in this run. `memcpy` is the reference for bulk arrays. Emulated NEON "
+             "rows, if any, are marked `-emulated` and are not performance numbers.", ""]
+    hdr = "| kernel | size | scalar | " + " | ".join("%s | gain" % i for i in simd) + " |"
+    lines += [hdr, "|" + "---|" * (hdr.count("|") - 1)]
+
+    def rate(v, values):
+        if values:
+            return "%.2f Gv/s" % (v["items_s"] / 1e9)
+        return "%.2f GB/s" % (v["bytes_s"] / 1e9)
+
+    gains = defaultdict(dict)  # case -> isa -> size -> gain
+    order = []
+    for (case, size) in sorted(table, key=lambda k: (k[0], sizes.index(k[1]))):
+        if case not in order:
+            order.append(case)
+        cell = table[(case, size)]
+        values = case.startswith("var_")
+        if "ref" in cell:
+            lines.append("| %s | %s | %s |%s" % (case, size, rate(cell["ref"], values),
+                                                 " - | - |" * len(simd)))
+            continue
+        sc = cell.get("scalar")
+        row = [case, size, rate(sc, values) if sc else "-"]
+        for i in simd:
+            v = cell.get(i)
+            if not v or not sc:
+                row += ["-", "-"]
+                continue
+            g = sc["cpu"] / v["cpu"] if v["cpu"] > 0 else None
+            gains[case].setdefault(i, {})[size] = g
+            row += [rate(v, values), fmt_x(g)]
+        lines.append("| " + " | ".join(row) + " |")
+    return lines + [""], gains, simd, sizes
+
+
+def gains_svg(gains, isas, sizes, title):
+    """Horizontal bars on a log2 axis: one group per kernel, one bar per
+    (ISA, size), 1x line = scalar."""
+    cases = [c for c in sorted(gains) if any(gains[c].get(i) for i in isas)]
+    if not cases:
+        return None
+    bar_h, gap, left, width, top = 6, 10, 230, 640, 60
+    lo, hi = 0.25, 64.0
+    vals = [g for c in cases for i in isas for g in gains[c].get(i, {}).values() if g]
+    if vals:
+        lo = min(lo, 2 ** math.floor(math.log2(max(min(vals), 1e-3))))
+        hi = max(hi, 2 ** math.ceil(math.log2(max(vals))))
+    span = math.log2(hi) - math.log2(lo)
+
+    def x(g):
+        g = min(max(g, lo), hi)
+        return left + (math.log2(g) - math.log2(lo)) / span * width
+
+    palette = ["#4e79a7", "#f28e2b", "#59a14f", "#e15759", "#76b7b2", "#edc948", "#b07aa1",
+               "#ff9da7"]
+    series = [(i, s) for i in isas for s in sizes]
+    colour = {key: palette[n % len(palette)] for n, key in enumerate(series)}
+    group_h = len(series) * bar_h + gap
+    height = top + len(cases) * group_h + 50
+    out = ['<svg xmlns="http://www.w3.org/2000/svg" width="%d" height="%d" '
+           'font-family="sans-serif" font-size="11">' % (left + width + 170, height),
+           '<rect width="100%" height="100%" fill="white"/>',
+           '<text x="%d" y="20" font-size="14" font-weight="bold">%s</text>' % (left, esc(title)),
+           '<text x="%d" y="38">gain over the scalar kernel, same run (log scale)</text>' % left]
+    g = lo
+    while g <= hi:
+        xx = x(g)
+        out.append('<line x1="%.1f" y1="%d" x2="%.1f" y2="%d" stroke="%s"/>' % (
+            xx, top - 6, xx, height - 40, "#333" if g == 1 else "#ddd"))
+        out.append('<text x="%.1f" y="%d" text-anchor="middle">%gx</text>' % (xx, height - 26, g))
+        g *= 2
+    y = top
+    for c in cases:
+        out.append('<text x="%d" y="%d" text-anchor="end">%s</text>' % (
+            left - 6, y + len(series) * bar_h / 2 + 4, esc(c)))
+        for key in series:
+            gv = gains[c].get(key[0], {}).get(key[1])
+            if gv:
+                x0, x1 = sorted((x(1.0), x(gv)))
+                out.append('<rect x="%.1f" y="%d" width="%.1f" height="%d" fill="%s">'
+                           '<title>%s %s %s: %.2fx</title></rect>' % (
+                               x0, y, max(x1 - x0, 0.5), bar_h - 1, colour[key], esc(c), key[0],
+                               key[1], gv))
+            y += bar_h
+        y += gap
+    ly = top
+    for key in series:
+        out.append('<rect x="%d" y="%d" width="10" height="10" fill="%s"/>' % (
+            left + width + 20, ly, colour[key]))
+        out.append('<text x="%d" y="%d">%s %s</text>' % (left + width + 36, ly + 9, key[0], key[1]))
+        ly += 16
+    out.append("</svg>")
+    return "\n".join(out) + "\n"
+
+
+def esc(s):
+    return (str(s).replace("&", "&amp;").replace("<", "&lt;").replace(">", "&gt;")
+            .replace('"', "&quot;"))
+
+
+# ---- codec suite -----------------------------------------------------------------
+
+def codec_rows(rows):
+    """key -> impl -> isa -> row, in run order."""
+    out = OrderedDict()
+    for name, val in rows.items():
+        parts = name.split("/")
+        if parts[0] != "codec" or len(parts) != 4:
+            continue
+        _, key, impl, isa = parts
+        out.setdefault(key, OrderedDict()).setdefault(impl, OrderedDict())[isa] = val
+    return out
+
+
+def pick_isa(impls, prefer):
+    """The desert row to compare: the preferred (process default) ISA."""
+    d = impls.get("desert", {})
+    if prefer in d:
+        return prefer, d[prefer]
+    for isa, v in d.items():
+        if not isa.endswith("-emulated"):
+            return isa, v
+    return None, None
+
+
+def peer_time(impls, peer):
+    v = impls.get(peer, {}).get("-")
+    return v["cpu"] if v else None
+
+
+def codec_section(codec, active, memcpy_by_case):
+    heads, extras, targets = [], [], []
+    hdr = ("| # | case | ISA | time/op | GB/s | vs memcpy | msgpack-c | protobuf-c | "
+           "desert-rust | speedup | faults/op |")
+    sep = "|" + "---|" * 11
+
+    def line(key, impls, isa, v):
+        c = v["c"]
+        no = int(c.get("case_no", -1))
+        mem = memcpy_by_case.get(no)
+        ratio_mem = v["cpu"] / mem if mem else None
+        peers = []
+        for p in PEERS:
+            pt = peer_time(impls, p)
+            peers.append(fmt_x(pt / v["cpu"]) if pt else "-")
+        ref = c.get("rust_ref_ns")
+        spd = ref / v["cpu"] if ref else None
+        flt = c.get("minflt_per_op")
+        return ("| %s | %s | %s | %s | %s | %s | %s | %s | %s | %s | %s |" % (
+            no if no >= 0 else "", key, isa, fmt_ns(v["cpu"]),
+            "%.2f" % (v["bytes_s"] / 1e9) if v["bytes_s"] else "-",
+            fmt_x(ratio_mem) if ratio_mem else "-", peers[0], peers[1],
+            fmt_ns(ref) if ref else "-", fmt_x(spd) if spd else "-",
+            "%.2f" % flt if flt is not None else "-"), no, spd, ratio_mem)
+
+    for key, impls in codec.items():
+        if key.startswith("w_"):
+            continue
+        d = impls.get("desert") or impls.get("harness")
+        if not d:
+            continue
+        for isa, v in d.items():
+            text, no, spd, rmem = line(key, impls, isa, v)
+            headline = v["c"].get("headline")
+            (heads if headline else extras).append(text)
+        # targets, on the process-default ISA row
+        pisa, pv = pick_isa(impls, active)
+        if not pv:
+            continue
+        no = int(pv["c"].get("case_no", -1))
+        if pv["c"].get("headline"):
+            ref = pv["c"].get("rust_ref_ns")
+            if ref:
+                targets.append(("3x desert-rust", key, pisa, pv["cpu"], ref / pv["cpu"] >= RUST_TARGET,
+                                "%s vs ref %s: %.2fx" % (fmt_ns(pv["cpu"]), fmt_ns(ref), ref / pv["cpu"])))
+            if no in (6, 7, 14, 15) and memcpy_by_case.get(no):
+                r = pv["cpu"] / memcpy_by_case[no]
+                targets.append(("<=1.5x memcpy", key, pisa, pv["cpu"], r <= MEMCPY_TARGET,
+                                "%s = %.2fx memcpy (%s)" % (fmt_ns(pv["cpu"]), r, fmt_ns(memcpy_by_case[no]))))
+        if key in GOLDEN_TARGETS:
+            lim = GOLDEN_TARGETS[key]
+            targets.append(("golden time", key, pisa, pv["cpu"], pv["cpu"] <= lim,
+                            "%s (target <= %s)" % (fmt_ns(pv["cpu"]), fmt_ns(lim))))
+        for p in PEERS:
+            pt = peer_time(impls, p)
+            if pt:
+                targets.append(("faster than " + p, key, pisa, pv["cpu"], pv["cpu"] < pt,
+                                "%s vs %s: %.2fx" % (fmt_ns(pv["cpu"]), fmt_ns(pt), pt / pv["cpu"])))
+    return [hdr, sep] + heads, [hdr, sep] + extras, targets
+
+
+def workload_section(codec, active):
+    lines = ["| workload | ISA | time/op | items/s | msgpack-c | protobuf-c | published reference |",
+             "|" + "---|" * 7]
+    targets = []
+    for key, impls in codec.items():
+        if not key.startswith("w_"):
+            continue
+        isa, v = pick_isa(impls, active)
+        if not v:
+            continue
+        peers = []
+        for p in PEERS:
+            pt = peer_time(impls, p)
+            peers.append("%s (%.2fx)" % (fmt_ns(pt), pt / v["cpu"]) if pt else "-")
+            if pt:
+                targets.append(("faster than " + p, key, isa, v["cpu"], v["cpu"] < pt,
+                                "%s vs %s: %.2fx" % (fmt_ns(v["cpu"]), fmt_ns(pt), pt / v["cpu"])))
+        unit = "terms/s" if "terms" in key else "fields/s"
+        rate = "%.2f M %s" % (v["items_s"] / 1e6, unit) if v["items_s"] else "-"
+        lines.append("| %s | %s | %s | %s | %s | %s | %s |" % (
+            key, isa, fmt_ns(v["cpu"]), rate, peers[0], peers[1], PUBLISHED.get(key, "-")))
+    return lines, targets
+
+
+def main(argv):
+    args = list(argv)
+    if not args or args[0] in ("-h", "--help"):
+        sys.stdout.write(__doc__)
+        return 2
+    out = svg = None
+    if "-o" in args:
+        i = args.index("-o")
+        out = args[i + 1]
+        del args[i:i + 2]
+    if "--svg" in args:
+        i = args.index("--svg")
+        svg = args[i + 1]
+        del args[i:i + 2]
+    if out and not svg:
+        svg = (out[:-3] if out.endswith(".md") else out) + "-gains.svg"
+    with open(args[0]) as f:
+        data = json.load(f)
+    rows, errors = load_rows(data)
+    ctx = data.get("context", {})
+    active = ctx.get("desert_active_isa", "avx2")
+
+    lines = ["# libdesert benchmark report", ""]
+    lines.append("| | |")
+    lines.append("|---|---|")
+    for label, key in (("date", "date"), ("host", "host_name"), ("CPU", "desert_cpu"),
+                       ("CPUs", "num_cpus"), ("MHz", "mhz_per_cpu"),
+                       ("active ISA (process default)", "desert_active_isa"),
+                       ("CPU features", "desert_cpu_features"), ("commit", "desert_commit"),
+                       ("compiler", "desert_compiler"), ("build", "desert_build"),
+                       ("run", "desert_run")):
+        if key in ctx:
+            lines.append("| %s | %s |" % (label, ctx[key]))
+    if ctx.get("load_avg"):
+        lines.append("| load average at start | %s |" % ", ".join("%.2f" % x for x in ctx["load_avg"]))
+    ratios = sorted(v["real"] / v["cpu"] for v in rows.values() if v["cpu"] > 0)
+    if ratios:
+        lines.append("| wall/CPU time, median over rows | %.2f (1.00 = the machine was ours) |"
+                     % ratios[len(ratios) // 2])
+    lines += ["",
+              "Times are medians of the repetitions, CPU time per op. Ratios compare rows of this "
+              "run only. On this shared 2-core machine absolute times move by up to 2x between "
+              "runs; ratios are what to quote. Method: BENCHMARKING.md §4 (inputs verified before "
+              "timing, 64 rotated input variants, only the running row's data alive).", ""]
+
+    klines, gains, simd, sizes = kernel_section(rows)
+    lines += klines
+    if svg and gains:
+        chart = gains_svg(gains, simd, sizes, "libdesert kernels: gain over scalar (%s)" %
+                          ctx.get("desert_cpu", ctx.get("host_name", "")))
+        if chart:
+            with open(svg, "w") as f:
+                f.write(chart)
+            lines += ["![per-kernel gains](%s)" % os.path.basename(svg), ""]
+
+    codec = codec_rows(rows)
+    memcpy_by_case = {}
+    for key, impls in codec.items():
+        m = impls.get("memcpy", {}).get("-")
+        if m:
+            memcpy_by_case[int(m["c"].get("case_no", -1))] = m["cpu"]
+    heads, extras, targets = codec_section(codec, active, memcpy_by_case)
+    lines += ["## 2. Codec suite: the desert case inventory (BENCHMARKING.md §2)", "",
+              "*vs memcpy*: our time / one memcpy of the case's wire bytes (same rotation). "
+              "*msgpack-c*, *protobuf-c*: their time / ours (above 1 = we are faster). "
+              "*speedup*: desert-rust reference / our time (reference measured for desert-rust "
+              "0.1.9 on this kind of machine, +-30%). Fresh rows create the writer (a new output "
+              "buffer) every op like desert-rust's serialize_to_bytes; *_reused* rows keep one. "
+              "Decoding uses one reader per row (zero-copy strings, arena collections).", "",
+              "### Headline rows (the case as defined)", ""]
+    lines += heads + ["", "### Other views of the same cases", ""] + extras + [""]
+
+    wlines, wtargets = workload_section(codec, active)
+    lines += ["## 3. Workloads from other codecs' suites (BENCHMARKING.md §3)", "",
+              "Peers: their time (their time / ours). The published references come from other "
+              "machines and languages: context, not a comparison.", ""] + wlines + [""]
+
+    targets += wtargets
+    lines += ["## 4. Targets", "",
+              "Checked on the process-default ISA (%s) rows; the desert-rust and memcpy targets on the "
+              "headline rows." % active, "",
+              "| target | row | ISA | met | measured |", "|---|---|---|---|---|"]
+    missed = 0
+    for kind, key, isa, _t, ok, text in targets:
+        missed += 0 if ok else 1
+        lines.append("| %s | %s | %s | %s | %s |" % (kind, key, isa, mark(ok), text))
+    lines += ["", "%d of %d targets met." % (len(targets) - missed, len(targets)), ""]
+
+    if errors:
+        lines += ["## 5. Rows that did not run", "", "| row | reason |", "|---|---|"]
+        for name, msg in errors.items():
+            lines.append("| %s | %s |" % (name, msg))
+        lines.append("")
+
+    text = "\n".join(lines) + "\n"
+    if out:
+        with open(out, "w") as f:
+            f.write(text)
+    else:
+        sys.stdout.write(text)
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main(sys.argv[1:]))
