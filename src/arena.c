@@ -6,12 +6,12 @@
 
 struct desert_arena_block {
   desert_arena_block *next;
-  size_t cap;  /* usable bytes after the header */
+  size_t cap; /* usable bytes after the header */
   size_t used;
   /* data follows, aligned to 64 */
 };
 
-#define DESERT_ARENA_HDR ((sizeof(desert_arena_block) + 63u) & ~(size_t)63u)
+#define DESERT_ARENA_HDR       ((sizeof(desert_arena_block) + 63u) & ~(size_t)63u)
 #define DESERT_ARENA_MIN_BLOCK ((size_t)4096)
 
 void desert_arena_init(desert_arena *a, const desert_allocator *alloc) {
@@ -66,6 +66,7 @@ void *desert_arena_alloc(desert_arena *a, size_t size, size_t align) {
 }
 
 void desert_arena_reset(desert_arena *a) {
+  if (a->cur == a->head && (!a->head || a->head->used == 0)) return; /* untouched */
   for (desert_arena_block *b = a->head; b; b = b->next) b->used = 0;
   a->cur = a->head;
 }

@@ -6,9 +6,9 @@
 
 #include "internal.h"
 
-#define DESERT_KNOWN_FLAGS                                                               \
-  (DESERT_OPT_SCALA_CHARS | DESERT_OPT_LENIENT_UTF8 | DESERT_OPT_LENIENT_TAGS |          \
-   DESERT_OPT_LENIENT_VARINT | DESERT_OPT_LEGACY_HEADER_STRINGS |                        \
+#define DESERT_KNOWN_FLAGS                                                      \
+  (DESERT_OPT_SCALA_CHARS | DESERT_OPT_LENIENT_UTF8 | DESERT_OPT_LENIENT_TAGS | \
+   DESERT_OPT_LENIENT_VARINT | DESERT_OPT_LEGACY_HEADER_STRINGS |               \
    DESERT_OPT_SCALA_REMOVED_OPTIONAL)
 
 void *desert_mem_alloc(const desert_allocator *a, size_t n) {

@@ -14,9 +14,9 @@
 #include "desert/kernels.h"
 #include "kernels.h"
 
-#define DESERT_LIKELY(x) __builtin_expect(!!(x), 1)
+#define DESERT_LIKELY(x)   __builtin_expect(!!(x), 1)
 #define DESERT_UNLIKELY(x) __builtin_expect(!!(x), 0)
-#define DESERT_INLINE static inline __attribute__((always_inline))
+#define DESERT_INLINE      static inline __attribute__((always_inline))
 
 /* Single-value big-endian access (arrays go through the bswap kernels). */
 DESERT_INLINE uint16_t desert_get_be16(const uint8_t *p) {
@@ -87,6 +87,19 @@ DESERT_INLINE void desert_copy(uint8_t *dst, const uint8_t *src, size_t n) {
     n -= DESERT_COPY_PIECE;
   }
   memcpy(dst, src, n);
+}
+
+/* True when the n (< 16 in practice) bytes are all ASCII: short strings
+ * skip the call to the validation kernel. */
+DESERT_INLINE bool desert_is_ascii_short(const uint8_t *p, size_t n) {
+  uint64_t acc = 0, w;
+  size_t i = 0;
+  for (; i + 8 <= n; i += 8) {
+    memcpy(&w, p + i, 8);
+    acc |= w;
+  }
+  for (; i < n; i++) acc |= p[i];
+  return (acc & 0x8080808080808080ull) == 0;
 }
 
 /* ---- allocation through the context allocator ---- */

@@ -9,6 +9,10 @@
 
 /* ---- lifecycle ------------------------------------------------------------ */
 
+/* base is never NULL, so views of zero bytes are valid pointers and no
+ * NULL + 0 arithmetic happens (undefined behaviour in C). */
+static const uint8_t desert_no_input[1] = {0};
+
 desert_status desert_reader_create(const desert_options *opt, desert_reader **out) {
   if (!out) return DESERT_E_ARGUMENT;
   *out = NULL;
@@ -21,6 +25,7 @@ desert_status desert_reader_create(const desert_options *opt, desert_reader **ou
   memset(r, 0, sizeof *r);
   r->opt = o;
   r->k = k;
+  r->base = desert_no_input;
   desert_strtab_init(&r->strings, &r->opt.allocator, false);
   desert_reftab_init(&r->refs, &r->opt.allocator);
   desert_arena_init(&r->arena, &r->opt.allocator);
@@ -46,7 +51,7 @@ void desert_reader_reset(desert_reader *r) {
   if (!r) return;
   r->status = DESERT_OK;
   r->err_offset = 0;
-  r->base = NULL;
+  r->base = desert_no_input;
   r->pos = r->end = r->len = 0;
   r->depth = 0;
   desert_strtab_clear(&r->strings);
@@ -57,7 +62,7 @@ void desert_reader_reset(desert_reader *r) {
 desert_status desert_reader_begin(desert_reader *r, const void *data, size_t len) {
   if (!r || (!data && len)) return DESERT_E_ARGUMENT;
   desert_reader_reset(r);
-  r->base = data;
+  if (len) r->base = data;
   r->len = r->end = len;
   return DESERT_OK;
 }
@@ -97,12 +102,12 @@ void desert_reader_leave(desert_reader *r) {
 
 /* ---- fixed-width primitives ------------------------------------------------ */
 
-#define DESERT_R_FIXED(name, type, n, get)                      \
+#define DESERT_R_FIXED(name, type, n, get)                        \
   desert_status desert_read_##name(desert_reader *r, type *out) { \
-    const uint8_t *p = desert_r_take(r, n);                     \
-    if (DESERT_UNLIKELY(!p)) return r->status;                  \
-    *out = get;                                                 \
-    return DESERT_OK;                                           \
+    const uint8_t *p = desert_r_take(r, n);                       \
+    if (DESERT_UNLIKELY(!p)) return r->status;                    \
+    *out = get;                                                   \
+    return DESERT_OK;                                             \
   }
 
 static inline int8_t as_i8(uint8_t v) {
@@ -279,9 +284,9 @@ static size_t utf8_replace_like_java(const uint8_t *s, size_t n, uint8_t *d) {
       }
     } else if (b1 >= 0xF0u && b1 <= 0xF7u) {
       uint8_t b2 = rest >= 1 ? s[i + 1] : 0;
-      bool bad2 = b1 > 0xF4u || (rest >= 1 && ((b1 == 0xF0u && (b2 < 0x90u || b2 > 0xBFu)) ||
-                                               (b1 == 0xF4u && (b2 & 0xF0u) != 0x80u) ||
-                                               !is_cont(b2)));
+      bool bad2 =
+          b1 > 0xF4u || (rest >= 1 && ((b1 == 0xF0u && (b2 < 0x90u || b2 > 0xBFu)) ||
+                                       (b1 == 0xF4u && (b2 & 0xF0u) != 0x80u) || !is_cont(b2)));
       if (bad2) {
         REPL();
         i += 1;
@@ -316,8 +321,10 @@ desert_status desert_r_string_body(desert_reader *r, size_t len, desert_str *out
   const uint8_t *p = desert_r_take(r, len);
   if (!p) return r->status;
   size_t bad;
-  desert_status st = len < DESERT_BULK_THRESHOLD ? desert_scalar_utf8_validate(p, len, &bad)
-                                                 : r->k->utf8_validate(p, len, &bad);
+  desert_status st =
+      len < DESERT_BULK_THRESHOLD
+          ? (desert_is_ascii_short(p, len) ? DESERT_OK : desert_scalar_utf8_validate(p, len, &bad))
+          : r->k->utf8_validate(p, len, &bad);
   if (DESERT_LIKELY(st == DESERT_OK)) {
     out->ptr = (const char *)p;
     out->len = len;
@@ -428,21 +435,22 @@ bool desert_read_seq_next(desert_reader *r, desert_seq *seq) {
 /* Fixed-width runs. When the input is too short, the error is reported at
  * the first element that does not fit, as element-by-element reading
  * would (SCHEMA.md §3.5). */
-#define DESERT_R_ARRAY(name, type, width, kernel, get)                                   \
-  desert_status desert_read_##name##_array(desert_reader *r, type *dst, size_t n) {       \
-    if (r->status) return r->status;                                                     \
-    if (!dst && n) return desert_r_fail(r, DESERT_E_ARGUMENT, r->pos);                   \
-    size_t avail = desert_r_avail(r);                                                    \
-    if (n > avail / (width))                                                             \
+#define DESERT_R_ARRAY(name, type, width, kernel, get)                                     \
+  desert_status desert_read_##name##_array(desert_reader *r, type *dst, size_t n) {        \
+    if (r->status) return r->status;                                                       \
+    if (!dst && n) return desert_r_fail(r, DESERT_E_ARGUMENT, r->pos);                     \
+    if (n == 0) return DESERT_OK;                                                          \
+    size_t avail = desert_r_avail(r);                                                      \
+    if (n > avail / (width))                                                               \
       return desert_r_fail(r, DESERT_E_INPUT_ENDED, r->pos + (avail / (width)) * (width)); \
-    const uint8_t *p = r->base + r->pos;                                                 \
-    if (n >= DESERT_BULK_THRESHOLD) {                                                    \
-      r->k->kernel(dst, p, n);                                                           \
-    } else {                                                                             \
-      for (size_t i = 0; i < n; i++) dst[i] = get;                                       \
-    }                                                                                    \
-    r->pos += n * (width);                                                               \
-    return DESERT_OK;                                                                    \
+    const uint8_t *p = r->base + r->pos;                                                   \
+    if (n >= DESERT_BULK_THRESHOLD) {                                                      \
+      r->k->kernel(dst, p, n);                                                             \
+    } else {                                                                               \
+      for (size_t i = 0; i < n; i++) dst[i] = get;                                         \
+    }                                                                                      \
+    r->pos += n * (width);                                                                 \
+    return DESERT_OK;                                                                      \
   }
 
 DESERT_R_ARRAY(u16, uint16_t, 2, bswap16, desert_get_be16(p + 2 * i))
@@ -457,6 +465,7 @@ DESERT_R_ARRAY(f64, double, 8, bswap64, as_f64(desert_get_be64(p + 8 * i)))
 desert_status desert_read_var_u32_array(desert_reader *r, uint32_t *dst, size_t n) {
   if (r->status) return r->status;
   if (!dst && n) return desert_r_fail(r, DESERT_E_ARGUMENT, r->pos);
+  if (n == 0) return DESERT_OK;
   if (r->opt.flags & DESERT_OPT_LENIENT_VARINT) {
     for (size_t i = 0; i < n; i++)
       if (desert_r_var_u32(r, &dst[i])) return r->status;
@@ -472,6 +481,7 @@ desert_status desert_read_var_u32_array(desert_reader *r, uint32_t *dst, size_t 
 desert_status desert_read_var_i32_array(desert_reader *r, int32_t *dst, size_t n) {
   if (r->status) return r->status;
   if (!dst && n) return desert_r_fail(r, DESERT_E_ARGUMENT, r->pos);
+  if (n == 0) return DESERT_OK;
   if (r->opt.flags & DESERT_OPT_LENIENT_VARINT) {
     for (size_t i = 0; i < n; i++)
       if (desert_r_var_i32(r, &dst[i])) return r->status;

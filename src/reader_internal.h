@@ -19,7 +19,7 @@ struct desert_reader {
   desert_status status; /* first error (sticky) */
   size_t pos;           /* next byte */
   size_t end;           /* current limit (end of input or of a chunk) */
-  const uint8_t *base;
+  const uint8_t *base;  /* never NULL (an empty static array without input) */
   size_t len;           /* whole input */
   size_t err_offset;
   const desert_kernels *k;
@@ -28,9 +28,9 @@ struct desert_reader {
   desert_reftab refs;
   desert_arena arena;
   unsigned depth;
-  void *inflater;        /* libdeflate decompressor, created lazily */
-  void *zstd_d;          /* ZSTD_DCtx, created lazily */
-  void *records;         /* records layer state, see record.c */
+  void *inflater; /* libdeflate decompressor, created lazily */
+  void *zstd_d;   /* ZSTD_DCtx, created lazily */
+  void *records;  /* records layer state, see record.c */
   void (*records_free)(desert_reader *r);
 };
 

@@ -8,6 +8,7 @@ void desert_reftab_init(desert_reftab *t, const desert_allocator *alloc) {
 }
 
 void desert_reftab_clear(desert_reftab *t) {
+  if (t->count == 0) return;
   t->count = 0;
   if (t->slots) memset(t->slots, 0, t->slots_cap * sizeof *t->slots);
 }

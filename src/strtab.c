@@ -11,6 +11,9 @@ void desert_strtab_init(desert_strtab *t, const desert_allocator *alloc, bool co
 }
 
 void desert_strtab_clear(desert_strtab *t) {
+  /* Most messages never touch the table: keep their reset free. */
+  if (!t->dirty) return;
+  t->dirty = false;
   t->count = 0;
   if (t->slots) memset(t->slots, 0, t->slots_cap * sizeof *t->slots);
   desert_arena_reset(&t->text);
@@ -26,20 +29,30 @@ void desert_strtab_free(desert_strtab *t) {
 }
 
 /* Word-at-a-time multiplicative hash; strings are trusted in the writer and
- * the reader's table size is bounded by its input, so no keyed hash. */
+ * the reader's table size is bounded by its input, so no keyed hash. The
+ * tail is read with fixed-size (overlapping) loads: a variable-length
+ * memcpy would be a library call on the dedup hot path. */
 static uint64_t hash_bytes(const char *s, size_t len) {
   const uint64_t m = 0x9E3779B97F4A7C15ull;
   uint64_t h = (uint64_t)len * m ^ 0x2545F4914F6CDD1Dull;
+  uint64_t w;
   size_t i = 0;
   for (; i + 8 <= len; i += 8) {
-    uint64_t w;
     memcpy(&w, s + i, 8);
     h = (h ^ w) * m;
     h ^= h >> 29;
   }
   if (i < len) {
-    uint64_t w = 0;
-    memcpy(&w, s + i, len - i);
+    if (len >= 8) {
+      memcpy(&w, s + len - 8, 8);
+    } else if (len >= 4) {
+      uint32_t a, b;
+      memcpy(&a, s, 4);
+      memcpy(&b, s + len - 4, 4);
+      w = (uint64_t)a << 32 | b;
+    } else {
+      w = (uint64_t)(uint8_t)s[0] << 16 | (uint64_t)(uint8_t)s[len / 2] << 8 | (uint8_t)s[len - 1];
+    }
     h = (h ^ w) * m;
     h ^= h >> 29;
   }
@@ -117,6 +130,7 @@ desert_status desert_strtab_add(desert_strtab *t, const char *s, size_t len, uin
   e->len = len;
   e->hash = hash_bytes(s, len);
   t->count++;
+  t->dirty = true;
   index_entry(t, (uint32_t)t->count);
   *id = (uint32_t)t->count;
   *added = true;

@@ -17,6 +17,7 @@ typedef struct desert_strtab_entry {
 typedef struct desert_strtab {
   const desert_allocator *alloc;
   bool copy_keys;
+  bool dirty; /* something was added since the last clear */
   desert_strtab_entry *entries; /* index id-1 */
   size_t count, entries_cap;
   uint32_t *slots; /* open addressing: 0 empty, else id */

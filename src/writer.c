@@ -53,7 +53,7 @@ uint8_t *desert_w_reserve_slow(desert_writer *w, size_t n) {
 
 desert_status desert_w_reserve_bulk(desert_writer *w, size_t n, uint8_t **p) {
   if (w->status) return w->status;
-  if (w->t->mode == DESERT_WMODE_COUNT) {
+  if (n == 0 || w->t->mode == DESERT_WMODE_COUNT) {
     *p = NULL;
     return DESERT_OK;
   }
@@ -226,6 +226,14 @@ desert_status desert_write_char16(desert_writer *w, uint16_t unit) {
 
 /* ---- strings ---------------------------------------------------------------- */
 
+/* Empty inputs may come as NULL; kernels get a real (empty) range instead,
+ * so no NULL + 0 arithmetic happens anywhere below. */
+static const uint16_t desert_empty_text[1] = {0};
+#define DESERT_NONNULL(s, len, type)                                     \
+  do {                                                                   \
+    if ((len) == 0) (s) = (const type *)(const void *)desert_empty_text; \
+  } while (0)
+
 desert_status desert_w_string_body(desert_writer *w, const char *s, size_t len) {
   if (len > (size_t)INT32_MAX) return desert_w_fail(w, DESERT_E_LENGTH_TOO_LARGE);
   desert_status st = desert_w_var_u32(w, desert_zigzag32((int32_t)len));
@@ -235,14 +243,17 @@ desert_status desert_w_string_body(desert_writer *w, const char *s, size_t len) 
 
 static desert_status validate_utf8(const desert_writer *w, const char *s, size_t len) {
   size_t pos;
-  if (len < DESERT_BULK_THRESHOLD)
+  if (len < DESERT_BULK_THRESHOLD) {
+    if (desert_is_ascii_short((const uint8_t *)s, len)) return DESERT_OK;
     return desert_scalar_utf8_validate((const uint8_t *)s, len, &pos);
+  }
   return w->k->utf8_validate((const uint8_t *)s, len, &pos);
 }
 
 desert_status desert_write_string(desert_writer *w, const char *s, size_t len) {
   if (w->status) return w->status;
   if (!s && len) return desert_w_fail(w, DESERT_E_ARGUMENT);
+  DESERT_NONNULL(s, len, char);
   desert_status st = validate_utf8(w, s, len);
   if (st) return desert_w_fail(w, st);
   return desert_w_string_body(w, s, len);
@@ -260,14 +271,18 @@ static size_t utf16_lenient_len(const uint16_t *s, size_t len) {
   size_t out = 0;
   for (size_t i = 0; i < len; i++) {
     uint16_t u = s[i];
-    if (u < 0x80u) out += 1;
-    else if (u < 0x800u) out += 2;
+    if (u < 0x80u)
+      out += 1;
+    else if (u < 0x800u)
+      out += 2;
     else if (u >= 0xD800u && u <= 0xDBFFu && i + 1 < len && s[i + 1] >= 0xDC00u &&
              s[i + 1] <= 0xDFFFu) {
       out += 4;
       i++;
-    } else if (u >= 0xD800u && u <= 0xDFFFu) out += 1;
-    else out += 3;
+    } else if (u >= 0xD800u && u <= 0xDFFFu)
+      out += 1;
+    else
+      out += 3;
   }
   return out;
 }
@@ -301,6 +316,7 @@ static void utf16_lenient_convert(const uint16_t *s, size_t len, uint8_t *d) {
 desert_status desert_write_string_utf16(desert_writer *w, const uint16_t *s, size_t len) {
   if (w->status) return w->status;
   if (!s && len) return desert_w_fail(w, DESERT_E_ARGUMENT);
+  DESERT_NONNULL(s, len, uint16_t);
   size_t n;
   bool lenient = false;
   desert_status st = w->k->utf8_len_from_utf16(s, len, &n);
@@ -330,6 +346,7 @@ desert_status desert_write_string_utf16(desert_writer *w, const uint16_t *s, siz
 desert_status desert_write_string_latin1(desert_writer *w, const uint8_t *s, size_t len) {
   if (w->status) return w->status;
   if (!s && len) return desert_w_fail(w, DESERT_E_ARGUMENT);
+  DESERT_NONNULL(s, len, uint8_t);
   size_t n = w->k->utf8_len_from_latin1(s, len);
   if (n > (size_t)INT32_MAX) return desert_w_fail(w, DESERT_E_LENGTH_TOO_LARGE);
   desert_status st = desert_w_var_u32(w, desert_zigzag32((int32_t)n));
@@ -344,13 +361,15 @@ desert_status desert_write_string_latin1(desert_writer *w, const uint8_t *s, siz
 desert_status desert_write_dedup_string(desert_writer *w, const char *s, size_t len) {
   if (w->status) return w->status;
   if (!s && len) return desert_w_fail(w, DESERT_E_ARGUMENT);
+  DESERT_NONNULL(s, len, char);
+  /* Only valid text is ever registered, so a hit needs no validation. */
+  uint32_t id = desert_strtab_find(&w->strings, s, len);
+  if (id) return desert_w_var_u32(w, desert_zigzag32(-(int32_t)id));
   desert_status st = validate_utf8(w, s, len);
   if (st) return desert_w_fail(w, st);
   if (len > (size_t)INT32_MAX) return desert_w_fail(w, DESERT_E_LENGTH_TOO_LARGE);
-  uint32_t id;
   bool added;
   if ((st = desert_strtab_add(&w->strings, s, len, &id, &added))) return desert_w_fail(w, st);
-  if (!added) return desert_w_var_u32(w, desert_zigzag32(-(int32_t)id));
   return desert_w_string_body(w, s, len);
 }
 
@@ -379,21 +398,21 @@ desert_status desert_write_stream_end(desert_writer *w) { return desert_w_byte(w
  * the threshold where an indirect call costs more than it saves. */
 #define DESERT_W_ARRAY(name, type, width, kernel, put)                                   \
   desert_status desert_write_##name##_array(desert_writer *w, const type *v, size_t n) { \
-    if (w->status) return w->status;                                                   \
-    if (!v && n) return desert_w_fail(w, DESERT_E_ARGUMENT);                           \
-    if (n > SIZE_MAX / (width)) return desert_w_fail(w, DESERT_E_LENGTH_TOO_LARGE);    \
-    uint8_t *p = NULL;                                                                      \
-    desert_status st = desert_w_reserve_bulk(w, n * (width), &p);                      \
-    if (st) return st;                                                                 \
-    if (p) {                                                                           \
-      if (n >= DESERT_BULK_THRESHOLD) {                                                \
-        w->k->kernel(p, v, n);                                                         \
-      } else {                                                                         \
-        for (size_t i = 0; i < n; i++) put;                                            \
-      }                                                                                \
-    }                                                                                  \
-    desert_w_commit(w, n * (width));                                                   \
-    return DESERT_OK;                                                                  \
+    if (w->status) return w->status;                                                     \
+    if (!v && n) return desert_w_fail(w, DESERT_E_ARGUMENT);                             \
+    if (n > SIZE_MAX / (width)) return desert_w_fail(w, DESERT_E_LENGTH_TOO_LARGE);      \
+    uint8_t *p = NULL;                                                                   \
+    desert_status st = desert_w_reserve_bulk(w, n * (width), &p);                        \
+    if (st) return st;                                                                   \
+    if (p) {                                                                             \
+      if (n >= DESERT_BULK_THRESHOLD) {                                                  \
+        w->k->kernel(p, v, n);                                                           \
+      } else {                                                                           \
+        for (size_t i = 0; i < n; i++) put;                                              \
+      }                                                                                  \
+    }                                                                                    \
+    desert_w_commit(w, n *(width));                                                      \
+    return DESERT_OK;                                                                    \
   }
 
 static inline uint32_t f32_bits(float f) {
@@ -449,9 +468,7 @@ desert_status desert_write_var_i32_array(desert_writer *w, const int32_t *v, siz
 
 desert_status desert_write_option(desert_writer *w, bool some) { return desert_w_byte(w, some); }
 desert_status desert_write_either(desert_writer *w, bool right) { return desert_w_byte(w, right); }
-desert_status desert_write_try(desert_writer *w, bool success) {
-  return desert_w_byte(w, success);
-}
+desert_status desert_write_try(desert_writer *w, bool success) { return desert_w_byte(w, success); }
 desert_status desert_write_tuple_begin(desert_writer *w) { return desert_w_byte(w, 0x00); }
 
 desert_status desert_write_uuid(desert_writer *w, const uint8_t uuid[16]) {

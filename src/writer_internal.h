@@ -24,21 +24,21 @@ typedef struct desert_wtarget {
 #define DESERT_W_SCRATCH 64u
 
 struct desert_writer {
-  desert_status status;   /* first error (sticky) */
-  desert_wtarget *t;      /* where bytes go now (main or a chunk buffer) */
+  desert_status status; /* first error (sticky) */
+  desert_wtarget *t;    /* where bytes go now (main or a chunk buffer) */
   const desert_kernels *k;
-  desert_wtarget main;    /* the message output */
-  uint8_t *own;           /* growable storage of main (kept across fixed/count use) */
+  desert_wtarget main; /* the message output */
+  uint8_t *own;        /* growable storage of main (kept across fixed/count use) */
   size_t own_cap;
   desert_options opt;
   desert_strtab strings;
   desert_reftab refs;
-  unsigned depth;         /* record/value nesting, bounded by opt.max_depth */
-  void *deflate_c[13];    /* libdeflate compressors by level, created lazily */
-  void *zstd_c;           /* ZSTD_CCtx, created lazily */
-  uint8_t *scratch;       /* compression output scratch */
+  unsigned depth;      /* record/value nesting, bounded by opt.max_depth */
+  void *deflate_c[13]; /* libdeflate compressors by level, created lazily */
+  void *zstd_c;        /* ZSTD_CCtx, created lazily */
+  uint8_t *scratch;    /* compression output scratch */
   size_t scratch_cap;
-  void *records;          /* records layer state (chunk buffer pool), see record.c */
+  void *records; /* records layer state (chunk buffer pool), see record.c */
   void (*records_free)(desert_writer *w);
   uint8_t count_sink[DESERT_W_SCRATCH]; /* size-only mode writes land here */
 };
