@@ -1,0 +1,105 @@
+#!/usr/bin/env bash
+# scripts/test.sh — the whole test suite, as CI runs it (.ci/run calls this):
+# installs the Debian packages (scripts/setup-deps.sh), then for each preset
+# configures, builds and runs ctest:
+#   ci        RelWithDebInfo, gcc, warnings as errors, NEON through SIMDe
+#   asan      Debug, AddressSanitizer + UndefinedBehaviorSanitizer
+#   clang-ci  as ci, with clang
+#   bash scripts/test.sh [preset...]        (default: ci asan clang-ci)
+# Environment: DESERT_BUILD_ROOT (default ./build; a preset builds in
+# $DESERT_BUILD_ROOT/<preset>), DESERT_JOBS (default 2), DESERT_SKIP_DEPS=1
+# (do not check packages). With CI=true, DESERT_REQUIRE_GOLDEN=1 is exported:
+# a missing ../shared/golden/dataset1.bin then fails instead of skipping.
+# Every preset runs even if an earlier one failed; the exit status is
+# non-zero if any stage failed.
+set -uo pipefail
+cd "$(dirname "$0")/.." || exit 1
+src=$(pwd)
+
+build_root=${DESERT_BUILD_ROOT:-$src/build}
+jobs=${DESERT_JOBS:-2}
+presets=("$@")
+[ ${#presets[@]} -gt 0 ] || presets=(ci asan clang-ci)
+
+if [ "${CI:-}" = true ] || [ "${CI:-}" = 1 ]; then
+  export DESERT_REQUIRE_GOLDEN=1
+fi
+export UBSAN_OPTIONS=${UBSAN_OPTIONS:-print_stacktrace=1}
+export CTEST_OUTPUT_ON_FAILURE=1
+
+t_start=$SECONDS
+if [ "${DESERT_SKIP_DEPS:-0}" != 1 ]; then
+  t0=$SECONDS
+  bash "$src/scripts/setup-deps.sh" || { echo "test.sh: installing packages failed" >&2; exit 1; }
+  echo "test.sh: packages ready ($((SECONDS - t0)) s)"
+fi
+
+results=()   # "preset stage status wall cpu"
+summaries=() # ctest closing lines per preset
+failed=0
+
+# CPU seconds (user + system) used so far by finished child processes, in
+# $cpu: on a shared machine the wall time of a stage says little, its CPU
+# time does. `times` must run in this shell (not in $(...)) to see them.
+times_file=$(mktemp)
+trap 'rm -f "$times_file"' EXIT
+child_cpu() {
+  times >"$times_file" # second line: children's user and system time, "XmY.YYYs"
+  cpu=$(awk 'END { t = 0; for (i = 1; i <= 2; i++) { split($i, a, /[ms]/); t += a[1] * 60 + a[2] }
+                   printf "%d", t }' "$times_file")
+}
+
+# run_stage <preset> <stage> <command...>
+run_stage() {
+  local preset=$1 stage=$2 t0=$SECONDS c0 rc
+  child_cpu
+  c0=$cpu
+  shift 2
+  printf '\n===== %s: %s =====\n' "$preset" "$stage"
+  "$@"
+  rc=$?
+  child_cpu
+  results+=("$(printf '%-10s %-10s %-5s %5d s wall %5d s cpu' "$preset" "$stage" \
+    "$([ $rc -eq 0 ] && echo ok || echo FAIL)" $((SECONDS - t0)) $((cpu - c0)))")
+  return $rc
+}
+
+for preset in "${presets[@]}"; do
+  dir=$build_root/$preset
+  if ! run_stage "$preset" configure cmake --preset "$preset" -B "$dir"; then
+    failed=1
+    continue
+  fi
+  if ! run_stage "$preset" build cmake --build "$dir" --parallel "$jobs"; then
+    failed=1
+    continue
+  fi
+  log=$dir/ctest.log
+  # Sanitizer stages run every suite once (kernel suites still iterate every
+  # ISA in-process) with reduced sweeps: the per-ISA reruns and the full
+  # exhaustive domains run in the optimised ci and clang-ci stages, and
+  # emulated NEON under ASan is ~50x slower than native code.
+  extra=()
+  case $preset in
+  asan | tsan) extra=(-E '@') ;;
+  esac
+  exhaustive=${DESERT_TEST_EXHAUSTIVE:-}
+  case $preset in asan | tsan) exhaustive=0 ;; esac
+  run_stage "$preset" test env ${exhaustive:+DESERT_TEST_EXHAUSTIVE=$exhaustive} \
+    bash -c 'set -o pipefail; log=$1 dir=$2 jobs=$3; shift 3; ctest --test-dir "$dir" \
+      --parallel "$jobs" --output-on-failure --no-tests=error --timeout 900 "$@" 2>&1 | tee "$log"' \
+    _ "$log" "$dir" "$jobs" "${extra[@]}" || failed=1
+  summary=$(grep -E '^[0-9]+% tests passed' "$log" 2>/dev/null | tail -n 1)
+  summaries+=("$preset: ${summary:-no ctest summary (see $log)}")
+done
+
+printf '\n===== summary =====\n'
+printf '%s\n' "${results[@]}"
+child_cpu
+echo "total: $((SECONDS - t_start)) s wall, $cpu s cpu"
+printf '%s\n' "${summaries[@]}"
+if [ $failed -ne 0 ]; then
+  echo "test.sh: FAILED"
+  exit 1
+fi
+echo "test.sh: all presets passed (${presets[*]})"

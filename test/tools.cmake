@@ -1,0 +1,65 @@
+# test/tools.cmake — ctests of the `desert` command-line tool (tools/).
+# Included by test/CMakeLists.txt; does nothing when the tools are not built.
+# Each test runs the tool through test/scripts/expect_exit.cmake, which checks
+# the exit code as well as the output (PASS_REGULAR_EXPRESSION alone would
+# ignore the exit code).
+if(NOT TARGET desert_cli)
+  return()
+endif()
+
+# desert_tool_test(<name> EXIT <code> [STDOUT <regex>] [STDERR <regex>]
+#                  [ENV <VAR=value>...] [UNSET <VAR>...] ARGS <arg>...)
+function(desert_tool_test name)
+  cmake_parse_arguments(PARSE_ARGV 1 t "" "EXIT;STDOUT;STDERR" "ENV;UNSET;ARGS")
+  string(REPLACE ";" "$<SEMICOLON>" args "${t_ARGS}")
+  set(cmd ${CMAKE_COMMAND} -DPROGRAM=$<TARGET_FILE:desert_cli> "-DARGS=${args}"
+      -DEXPECT_EXIT=${t_EXIT})
+  if(DEFINED t_STDOUT)
+    list(APPEND cmd "-DEXPECT_STDOUT=${t_STDOUT}")
+  endif()
+  if(DEFINED t_STDERR)
+    list(APPEND cmd "-DEXPECT_STDERR=${t_STDERR}")
+  endif()
+  add_test(NAME ${name} COMMAND ${cmd} -P ${CMAKE_CURRENT_FUNCTION_LIST_DIR}/scripts/expect_exit.cmake)
+  set(mods "")
+  foreach(v ${t_UNSET})
+    list(APPEND mods "${v}=unset:")
+  endforeach()
+  foreach(kv ${t_ENV})
+    string(REGEX REPLACE "^([^=]*)=(.*)$" "\\1=set:\\2" kv "${kv}")
+    list(APPEND mods "${kv}")
+  endforeach()
+  set_tests_properties(${name} PROPERTIES LABELS "tools" TIMEOUT 60)
+  if(mods)
+    set_tests_properties(${name} PROPERTIES ENVIRONMENT_MODIFICATION "${mods}")
+  endif()
+endfunction()
+
+set(_isa "(scalar|avx2|avx512|neon)")
+
+desert_tool_test(tools_info EXIT 0 UNSET DESERT_FORCE_ISA ARGS info
+  STDOUT "libdesert: +${PROJECT_VERSION} .*compiled ISAs: +scalar.*runnable ISAs: +scalar.*active ISA: +${_isa}\nactive emulated: +no\nDESERT_FORCE_ISA: +\\(unset\\): automatic choice\n")
+
+# An unknown name must not stop the tool: it reports the raw value and the
+# fallback to automatic choice, and still prints the dispatch state.
+desert_tool_test(tools_info_force_bogus EXIT 0 ENV DESERT_FORCE_ISA=bogus ARGS info
+  STDOUT "active ISA: +${_isa}\n.*DESERT_FORCE_ISA: +\"bogus\": unknown ISA name: automatic choice used")
+
+# Forcing scalar is always possible, and must then be what runs.
+desert_tool_test(tools_info_force_scalar EXIT 0 ENV DESERT_FORCE_ISA=scalar ARGS info
+  STDOUT "active ISA: +scalar\n.*DESERT_FORCE_ISA: +\"scalar\": applied")
+
+desert_tool_test(tools_help EXIT 0 ARGS --help
+  STDOUT "^usage: desert <command>.*\n  info +.*Exit status:.*  2  usage error")
+desert_tool_test(tools_help_info EXIT 0 ARGS info --help STDOUT "^usage: desert info\n")
+desert_tool_test(tools_version EXIT 0 ARGS --version
+  STDOUT "^desert ${PROJECT_VERSION} \\(libdesert ${PROJECT_VERSION}\\)\n$")
+
+# Usage errors exit with 2 and say why on stderr.
+desert_tool_test(tools_usage_unknown_command EXIT 2 ARGS no-such-command
+  STDERR "unknown command 'no-such-command'")
+desert_tool_test(tools_usage_unknown_option EXIT 2 ARGS --no-such-option
+  STDERR "unknown option '--no-such-option'")
+desert_tool_test(tools_usage_info_extra_argument EXIT 2 ARGS info extra
+  STDERR "unexpected argument 'extra'")
+desert_tool_test(tools_usage_no_arguments EXIT 2 STDERR "^usage: desert")

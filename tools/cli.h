@@ -1,0 +1,44 @@
+/* tools/cli.h — shared pieces of the `desert` command-line tool: exit codes,
+ * the subcommand table entry and small helpers. One file per subcommand
+ * (tools/cli_<name>.c) defines `int cli_cmd_<name>(int argc, char **argv)`;
+ * tools/desert_cli.c lists them. The tool uses libdesert's public API only.
+ * SPDX-License-Identifier: MIT */
+#ifndef DESERT_TOOLS_CLI_H
+#define DESERT_TOOLS_CLI_H
+
+#include <stdio.h>
+
+/* Exit codes of every subcommand (documented in `desert --help` and README). */
+enum {
+  CLI_EXIT_OK = 0,      /* success */
+  CLI_EXIT_FAILURE = 1, /* the operation failed (bad input data, library error) */
+  CLI_EXIT_USAGE = 2,   /* bad command line: unknown subcommand or option, missing argument */
+  CLI_EXIT_IO = 3,      /* a file could not be opened, read or written */
+  CLI_EXIT_NOMEM = 4    /* out of memory */
+};
+
+/* A subcommand. argv[0] is the subcommand's name; argv[argc] is NULL. */
+typedef struct cli_command {
+  const char *name;
+  const char *summary;               /* one line for `desert --help` */
+  int (*run)(int argc, char **argv); /* returns a CLI_EXIT_* code */
+  void (*help)(FILE *out);           /* usage of the subcommand */
+} cli_command;
+
+/* Program name for messages ("desert"). */
+extern const char *cli_progname;
+
+/* Prints "desert <cmd>: <message>\n" to stderr (printf-style). */
+#if defined(__GNUC__)
+__attribute__((format(printf, 2, 3)))
+#endif
+void cli_error(const char *cmd, const char *fmt, ...);
+
+/* 1 if arg is -h or --help. */
+int cli_is_help(const char *arg);
+
+/* ---- subcommands --------------------------------------------------------- */
+int cli_cmd_info(int argc, char **argv);
+void cli_help_info(FILE *out);
+
+#endif /* DESERT_TOOLS_CLI_H */

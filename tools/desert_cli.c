@@ -1,0 +1,124 @@
+/* tools/desert_cli.c — the `desert` command-line tool: global options and
+ * the subcommand dispatcher. Each subcommand lives in tools/cli_<name>.c;
+ * add one by writing that file and one line in `commands` below.
+ * SPDX-License-Identifier: MIT */
+#include "cli.h"
+#include "cli_schema.h"
+
+#include <stdarg.h>
+#include <string.h>
+
+#include <desert.h>
+
+const char *cli_progname = "desert";
+
+static const cli_command commands[] = {
+    {"info", "print the library version, CPU features and the SIMD dispatch state", cli_cmd_info,
+     cli_help_info},
+    {"encode", "write the desert bytes of a JSON value under a schema document", cli_cmd_encode,
+     cli_help_encode},
+    {"decode", "print a desert value as canonical JSON (--annotate: labelled hex dump)",
+     cli_cmd_decode, cli_help_decode},
+};
+#define N_COMMANDS (sizeof commands / sizeof commands[0])
+
+void cli_error(const char *cmd, const char *fmt, ...) {
+  va_list ap;
+  fprintf(stderr, "%s%s%s: ", cli_progname, cmd ? " " : "", cmd ? cmd : "");
+  va_start(ap, fmt);
+  vfprintf(stderr, fmt, ap);
+  va_end(ap);
+  fputc('\n', stderr);
+}
+
+int cli_is_help(const char *arg) { return strcmp(arg, "-h") == 0 || strcmp(arg, "--help") == 0; }
+
+static const cli_command *find_command(const char *name) {
+  for (size_t i = 0; i < N_COMMANDS; i++) {
+    if (strcmp(commands[i].name, name) == 0) {
+      return &commands[i];
+    }
+  }
+  return NULL;
+}
+
+static void print_usage(FILE *out) {
+  fprintf(out,
+          "usage: %s <command> [options]\n"
+          "       %s help [<command>]\n"
+          "       %s --help | --version\n"
+          "\n"
+          "Reads and writes the desert binary serialization format (libdesert %s).\n"
+          "\n"
+          "Commands:\n",
+          cli_progname, cli_progname, cli_progname, desert_version_string());
+  for (size_t i = 0; i < N_COMMANDS; i++) {
+    fprintf(out, "  %-10s %s\n", commands[i].name, commands[i].summary);
+  }
+  fprintf(out,
+          "\n"
+          "Options:\n"
+          "  -h, --help     show this help (or `%s <command> --help`)\n"
+          "  -V, --version  show the tool and library versions\n"
+          "\n"
+          "Environment:\n"
+          "  DESERT_FORCE_ISA  scalar|avx2|avx512|neon|auto: kernel set to use; an unknown\n"
+          "                    or unavailable value falls back to automatic choice\n"
+          "                    (`%s info` shows what happened)\n"
+          "\n"
+          "Exit status:\n"
+          "  0  success\n"
+          "  1  the operation failed (invalid input data, library error)\n"
+          "  2  usage error (unknown command or option, missing argument)\n"
+          "  3  a file could not be opened, read or written\n"
+          "  4  out of memory\n",
+          cli_progname, cli_progname);
+}
+
+static void print_version(void) {
+  printf("%s %s (libdesert %s)\n", cli_progname, DESERT_VERSION_STRING, desert_version_string());
+}
+
+int main(int argc, char **argv) {
+  if (argc < 2) {
+    print_usage(stderr);
+    return CLI_EXIT_USAGE;
+  }
+  const char *arg = argv[1];
+  if (cli_is_help(arg)) {
+    print_usage(stdout);
+    return CLI_EXIT_OK;
+  }
+  if (strcmp(arg, "-V") == 0 || strcmp(arg, "--version") == 0) {
+    print_version();
+    return CLI_EXIT_OK;
+  }
+  if (strcmp(arg, "help") == 0) {
+    if (argc < 3) {
+      print_usage(stdout);
+      return CLI_EXIT_OK;
+    }
+    const cli_command *c = find_command(argv[2]);
+    if (c == NULL) {
+      cli_error(NULL, "unknown command '%s' (see '%s --help')", argv[2], cli_progname);
+      return CLI_EXIT_USAGE;
+    }
+    c->help(stdout);
+    return CLI_EXIT_OK;
+  }
+  if (arg[0] == '-') {
+    cli_error(NULL, "unknown option '%s' (see '%s --help')", arg, cli_progname);
+    return CLI_EXIT_USAGE;
+  }
+  const cli_command *c = find_command(arg);
+  if (c == NULL) {
+    cli_error(NULL, "unknown command '%s' (see '%s --help')", arg, cli_progname);
+    return CLI_EXIT_USAGE;
+  }
+  int rc = c->run(argc - 1, argv + 1);
+  if (fflush(stdout) != 0 && rc == CLI_EXIT_OK) {
+    cli_error(c->name, "cannot write to standard output");
+    rc = CLI_EXIT_IO;
+  }
+  return rc;
+}
