@@ -32,3 +32,9 @@ foreach(mode legacy modern truncated)
   set_tests_properties(example_golden_${mode} PROPERTIES LABELS "examples" TIMEOUT 120
     SKIP_REGULAR_EXPRESSION "SKIP: golden dataset not found")
 endforeach()
+
+if(TARGET quickstart)
+  add_test(NAME example_quickstart COMMAND quickstart)
+  set_tests_properties(example_quickstart PROPERTIES LABELS "examples" TIMEOUT 60
+    PASS_REGULAR_EXPRESSION "bad input -> DESERT_E_INPUT_ENDED at offset 2")
+endif()
