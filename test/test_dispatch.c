@@ -1,0 +1,526 @@
+/* test/test_dispatch.c — the kernel tables (no NULL slot, names, flags),
+ * the ISA list, DESERT_FORCE_ISA decisions for every name and CPU feature
+ * set, the published process default and its dispatch info, CPU feature
+ * detection; plus status names/kinds, version and options defaults (the
+ * small files next to dispatch). Concurrent first use is `check_isa race`.
+ * SPDX-License-Identifier: MIT */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "desert_build_config.h"
+#include "test_util.h"
+
+/* Internal decision function of src/dispatch.c (not in any header on
+ * purpose; the prototype there is identical). */
+const desert_kernels *desert_dispatch_choose(const char *force_value, uint32_t cpu_features,
+                                             desert_override_outcome *outcome);
+
+/* ---- tables ---------------------------------------------------------------------------- */
+
+/* Every table compiled in, runnable here or not. */
+static size_t compiled_tables(const desert_kernels **out) {
+  size_t n = 0;
+  out[n++] = &desert_kernels_scalar;
+#if DESERT_HAVE_AVX2
+  out[n++] = &desert_kernels_avx2;
+#endif
+#if DESERT_HAVE_AVX512
+  out[n++] = &desert_kernels_avx512;
+#endif
+#if DESERT_HAVE_NEON
+  out[n++] = &desert_kernels_neon;
+#endif
+  return n;
+}
+
+static void check_slots(const desert_kernels *t) {
+  print_message("table %s: isa %d required 0x%x emulated %u\n", t->name, (int)t->isa,
+                (unsigned)t->required, t->emulated);
+  assert_non_null(t->name);
+  assert_string_equal(t->name, desert_isa_name(t->isa));
+  assert_true(t->isa > DESERT_ISA_AUTO && t->isa < DESERT_ISA_COUNT_);
+  assert_true(t->emulated == 0 || t->emulated == 1);
+  assert_non_null(t->bswap16);
+  assert_non_null(t->bswap32);
+  assert_non_null(t->bswap64);
+  assert_non_null(t->var_u32_encode);
+  assert_non_null(t->var_i32_encode);
+  assert_non_null(t->var_u32_decode);
+  assert_non_null(t->var_i32_decode);
+  assert_non_null(t->utf8_validate);
+  assert_non_null(t->utf16_len_from_utf8);
+  assert_non_null(t->utf8_to_utf16);
+  assert_non_null(t->utf8_len_from_utf16);
+  assert_non_null(t->utf16_to_utf8);
+  assert_non_null(t->utf8_len_from_latin1);
+  assert_non_null(t->latin1_to_utf8);
+  assert_non_null(t->utf8_to_latin1);
+}
+
+static void test_tables_complete(void **state) {
+  (void)state;
+  const desert_kernels *t[DESERT_ISA_COUNT_];
+  const size_t n = compiled_tables(t);
+  for (size_t i = 0; i < n; i++) {
+    check_slots(t[i]);
+    assert_true(desert_isa_compiled(t[i]->isa));
+    /* Only NEON can be emulated, and exactly when the build says so. */
+    if (t[i]->isa == DESERT_ISA_NEON)
+      assert_int_equal(t[i]->emulated, DESERT_NEON_EMULATED);
+    else
+      assert_int_equal(t[i]->emulated, 0);
+    for (size_t j = 0; j < i; j++) assert_int_not_equal(t[i]->isa, t[j]->isa);
+  }
+  assert_int_equal(desert_kernels_scalar.isa, DESERT_ISA_SCALAR);
+  assert_string_equal(desert_kernels_scalar.name, "scalar");
+  assert_int_equal(desert_kernels_scalar.required, 0);
+  assert_int_equal(desert_kernels_scalar.emulated, 0);
+  assert_ptr_equal(desert_kernels_for(DESERT_ISA_SCALAR), &desert_kernels_scalar);
+  assert_null(desert_kernels_for(DESERT_ISA_COUNT_));
+  assert_null(desert_kernels_for((desert_isa)77));
+  assert_ptr_equal(desert_kernels_for(DESERT_ISA_AUTO), desert_kernels_default());
+  assert_int_equal(desert_isa_compiled(DESERT_ISA_AVX2), DESERT_HAVE_AVX2);
+  assert_int_equal(desert_isa_compiled(DESERT_ISA_AVX512), DESERT_HAVE_AVX512);
+  assert_int_equal(desert_isa_compiled(DESERT_ISA_NEON), DESERT_HAVE_NEON);
+  assert_int_equal(desert_isa_compiled(DESERT_ISA_AUTO), 0);
+  assert_int_equal(desert_isa_runnable(DESERT_ISA_AUTO), 0);
+}
+
+static void test_runnable_list(void **state) {
+  (void)state;
+  const desert_kernels *t[8];
+  const size_t n = desert_kernels_runnable(t, 8);
+  assert_true(n >= 1 && n <= 4);
+  assert_ptr_equal(t[0], &desert_kernels_scalar);
+  for (size_t i = 0; i < n; i++) {
+    print_message("runnable: %s%s\n", t[i]->name, t[i]->emulated ? " (emulated)" : "");
+    assert_true(desert_isa_runnable(t[i]->isa));
+    assert_ptr_equal(desert_kernels_for(t[i]->isa), t[i]);
+    if (i > 0) assert_true(t[i]->isa > t[i - 1]->isa); /* scalar, avx2, avx512, neon */
+  }
+  /* Every runnable ISA is in the list, every other one is not runnable. */
+  for (unsigned isa = DESERT_ISA_SCALAR; isa < DESERT_ISA_COUNT_; isa++) {
+    int listed = 0;
+    for (size_t i = 0; i < n; i++) listed |= t[i]->isa == (desert_isa)isa;
+    assert_int_equal(listed, desert_isa_runnable((desert_isa)isa));
+    if (!listed) assert_null(desert_kernels_for((desert_isa)isa));
+  }
+  /* Emulated NEON runs anywhere. */
+  if (DESERT_HAVE_NEON && DESERT_NEON_EMULATED) assert_true(desert_isa_runnable(DESERT_ISA_NEON));
+  /* Truncated output still reports the full count. */
+  const desert_kernels *one[1] = {NULL};
+  assert_int_equal(desert_kernels_runnable(one, 1), n);
+  assert_ptr_equal(one[0], &desert_kernels_scalar);
+  assert_int_equal(desert_kernels_runnable(NULL, 0), n);
+}
+
+/* ---- names --------------------------------------------------------------------------------- */
+
+static void test_isa_names(void **state) {
+  (void)state;
+  assert_string_equal(desert_isa_name(DESERT_ISA_AUTO), "auto");
+  assert_string_equal(desert_isa_name(DESERT_ISA_SCALAR), "scalar");
+  assert_string_equal(desert_isa_name(DESERT_ISA_AVX2), "avx2");
+  assert_string_equal(desert_isa_name(DESERT_ISA_AVX512), "avx512");
+  assert_string_equal(desert_isa_name(DESERT_ISA_NEON), "neon");
+  assert_string_equal(desert_isa_name(DESERT_ISA_COUNT_), "unknown");
+  assert_string_equal(desert_isa_name((desert_isa)-1), "unknown");
+  assert_int_equal(desert_isa_from_name("auto"), DESERT_ISA_AUTO);
+  assert_int_equal(desert_isa_from_name("scalar"), DESERT_ISA_SCALAR);
+  assert_int_equal(desert_isa_from_name("SCALAR"), DESERT_ISA_SCALAR);
+  assert_int_equal(desert_isa_from_name("Avx2"), DESERT_ISA_AVX2);
+  assert_int_equal(desert_isa_from_name("AVX512"), DESERT_ISA_AVX512);
+  assert_int_equal(desert_isa_from_name("nEoN"), DESERT_ISA_NEON);
+  assert_int_equal(desert_isa_from_name("AUTO"), DESERT_ISA_AUTO);
+  assert_int_equal(desert_isa_from_name(""), DESERT_ISA_COUNT_);
+  assert_int_equal(desert_isa_from_name(NULL), DESERT_ISA_COUNT_);
+  assert_int_equal(desert_isa_from_name("avx"), DESERT_ISA_COUNT_);
+  assert_int_equal(desert_isa_from_name("avx22"), DESERT_ISA_COUNT_);
+  assert_int_equal(desert_isa_from_name("scalar "), DESERT_ISA_COUNT_);
+  assert_int_equal(desert_isa_from_name("bogus"), DESERT_ISA_COUNT_);
+  assert_int_equal(desert_isa_from_name("sc\xc3\xa4lar"), DESERT_ISA_COUNT_);
+}
+
+/* ---- DESERT_FORCE_ISA decisions -------------------------------------------------------------- */
+
+#define X86_ALL                                                                                    \
+  (DESERT_CPU_SSE42 | DESERT_CPU_AVX2 | DESERT_CPU_BMI2 | DESERT_CPU_POPCNT | DESERT_CPU_AVX512F | \
+   DESERT_CPU_AVX512BW | DESERT_CPU_AVX512VL | DESERT_CPU_AVX512VBMI | DESERT_CPU_AVX512VBMI2)
+#define X86_AVX2 (DESERT_CPU_SSE42 | DESERT_CPU_AVX2 | DESERT_CPU_BMI2 | DESERT_CPU_POPCNT)
+
+/* What automatic choice must give for a feature set, from first principles. */
+static const desert_kernels *expected_auto(uint32_t f) {
+  const desert_kernels *t[DESERT_ISA_COUNT_];
+  const size_t n = compiled_tables(t);
+  static const desert_isa prio[] = {DESERT_ISA_AVX512, DESERT_ISA_AVX2, DESERT_ISA_NEON};
+  for (size_t p = 0; p < 3; p++)
+    for (size_t i = 0; i < n; i++) {
+      if (t[i]->isa != prio[p] || t[i]->emulated) continue;
+      uint32_t need = t[i]->required;
+      if (prio[p] == DESERT_ISA_AVX2) need |= X86_AVX2 & ~DESERT_CPU_SSE42;
+      if (prio[p] == DESERT_ISA_AVX512) need |= X86_ALL & ~DESERT_CPU_SSE42;
+      if (prio[p] == DESERT_ISA_NEON) need |= DESERT_CPU_NEON;
+      if ((f & need) == need) return t[i];
+    }
+  return &desert_kernels_scalar;
+}
+
+static void expect_choice(const char *force, uint32_t f, const desert_kernels *want,
+                          desert_override_outcome want_oc) {
+  desert_override_outcome oc = (desert_override_outcome)99;
+  const desert_kernels *got = desert_dispatch_choose(force, f, &oc);
+  if (got != want || oc != want_oc) {
+    print_error("force=%s features=0x%x: expected %s/%d, got %s/%d\n",
+                force != NULL ? force : "(unset)", (unsigned)f, want->name, (int)want_oc,
+                got != NULL ? got->name : "NULL", (int)oc);
+    fail();
+  }
+}
+
+static void test_force_parsing(void **state) {
+  (void)state;
+  static const uint32_t feature_sets[] = {0,
+                                          DESERT_CPU_SSE42,
+                                          X86_AVX2,
+                                          X86_AVX2 & ~DESERT_CPU_BMI2, /* AVX2 without BMI2 */
+                                          X86_ALL,
+                                          X86_ALL & ~DESERT_CPU_AVX512VBMI2,
+                                          DESERT_CPU_AVX512F | DESERT_CPU_AVX512BW, /* no AVX2 */
+                                          DESERT_CPU_NEON,
+                                          0xffffffffu};
+  for (size_t s = 0; s < DESERT_TEST_COUNT(feature_sets); s++) {
+    const uint32_t f = feature_sets[s];
+    const desert_kernels *autoc = expected_auto(f);
+    /* No override. */
+    expect_choice(NULL, f, autoc, DESERT_OVERRIDE_NONE);
+    expect_choice("", f, autoc, DESERT_OVERRIDE_NONE);
+    expect_choice("auto", f, autoc, DESERT_OVERRIDE_NONE);
+    expect_choice("AuTo", f, autoc, DESERT_OVERRIDE_NONE);
+    /* Unknown names: automatic choice, never a crash. */
+    expect_choice("bogus", f, autoc, DESERT_OVERRIDE_UNKNOWN_NAME);
+    expect_choice("avx", f, autoc, DESERT_OVERRIDE_UNKNOWN_NAME);
+    expect_choice(" avx2", f, autoc, DESERT_OVERRIDE_UNKNOWN_NAME);
+    expect_choice("sse4.2", f, autoc, DESERT_OVERRIDE_UNKNOWN_NAME);
+    expect_choice("a-very-long-value-that-is-longer-than-the-info-buffer-of-32", f, autoc,
+                  DESERT_OVERRIDE_UNKNOWN_NAME);
+    /* Scalar always applies. */
+    expect_choice("scalar", f, &desert_kernels_scalar, DESERT_OVERRIDE_APPLIED);
+    expect_choice("Scalar", f, &desert_kernels_scalar, DESERT_OVERRIDE_APPLIED);
+    /* The others apply when compiled and runnable with these features. */
+    const desert_kernels *t[DESERT_ISA_COUNT_];
+    const size_t n = compiled_tables(t);
+    static const desert_isa others[] = {DESERT_ISA_AVX2, DESERT_ISA_AVX512, DESERT_ISA_NEON};
+    for (size_t o = 0; o < 3; o++) {
+      const desert_kernels *table = NULL;
+      for (size_t i = 0; i < n; i++)
+        if (t[i]->isa == others[o]) table = t[i];
+      int runs = 0;
+      if (table != NULL) {
+        uint32_t need = table->required;
+        if (others[o] == DESERT_ISA_AVX2) need |= X86_AVX2 & ~DESERT_CPU_SSE42;
+        if (others[o] == DESERT_ISA_AVX512) need |= X86_ALL & ~DESERT_CPU_SSE42;
+        if (others[o] == DESERT_ISA_NEON) need |= DESERT_CPU_NEON;
+        runs = table->emulated || (f & need) == need;
+      }
+      const char *name = desert_isa_name(others[o]);
+      if (runs)
+        expect_choice(name, f, table, DESERT_OVERRIDE_APPLIED);
+      else
+        expect_choice(name, f, autoc, DESERT_OVERRIDE_UNAVAILABLE);
+    }
+  }
+  /* Specific facts, whatever the build. */
+  expect_choice("avx2", 0, &desert_kernels_scalar, DESERT_OVERRIDE_UNAVAILABLE);
+  expect_choice("avx512", 0, &desert_kernels_scalar, DESERT_OVERRIDE_UNAVAILABLE);
+  expect_choice("scalar", X86_ALL, &desert_kernels_scalar, DESERT_OVERRIDE_APPLIED);
+  assert_ptr_equal(desert_dispatch_choose("bogus", 0, NULL), &desert_kernels_scalar);
+#if DESERT_HAVE_AVX2
+  expect_choice(NULL, X86_AVX2, &desert_kernels_avx2, DESERT_OVERRIDE_NONE);
+  expect_choice("avx2", X86_AVX2 & ~DESERT_CPU_BMI2, &desert_kernels_scalar,
+                DESERT_OVERRIDE_UNAVAILABLE);
+#endif
+#if DESERT_HAVE_AVX512
+  expect_choice(NULL, X86_ALL, &desert_kernels_avx512, DESERT_OVERRIDE_NONE);
+#endif
+#if DESERT_HAVE_NEON && DESERT_NEON_EMULATED
+  /* Emulated NEON is forced fine but never chosen automatically. */
+  expect_choice("neon", 0, &desert_kernels_neon, DESERT_OVERRIDE_APPLIED);
+  expect_choice(NULL, DESERT_CPU_NEON, &desert_kernels_scalar, DESERT_OVERRIDE_NONE);
+#endif
+}
+
+/* ---- process default and info ------------------------------------------------------------------
+ */
+
+static void test_default_and_info(void **state) {
+  (void)state;
+  const desert_kernels *d = desert_kernels_default();
+  assert_non_null(d);
+  assert_ptr_equal(desert_kernels_default(), d);
+  assert_int_equal(desert_active_isa(), d->isa);
+  desert_dispatch_info info;
+  memset(&info, 0xff, sizeof info);
+  desert_dispatch_info_get(&info);
+  desert_dispatch_info_get(NULL); /* no crash */
+  assert_int_equal(info.active, d->isa);
+  assert_int_equal(info.cpu_features, desert_cpu_features());
+  assert_int_equal(info.active_emulated, d->emulated);
+  for (unsigned isa = 0; isa < DESERT_ISA_COUNT_; isa++) {
+    assert_int_equal((info.compiled_isas >> isa) & 1u,
+                     (unsigned)desert_isa_compiled((desert_isa)isa));
+    assert_int_equal((info.runnable_isas >> isa) & 1u,
+                     (unsigned)desert_isa_runnable((desert_isa)isa));
+  }
+  assert_true(info.compiled_isas & (1u << DESERT_ISA_SCALAR));
+  assert_true(info.runnable_isas & (1u << DESERT_ISA_SCALAR));
+  assert_int_equal(info.compiled_isas >> DESERT_ISA_COUNT_, 0);
+  /* The recorded outcome is what the decision function says for this
+   * process's environment, and the text is the variable (truncated). */
+  const char *env = getenv("DESERT_FORCE_ISA");
+  desert_override_outcome oc;
+  const desert_kernels *want = desert_dispatch_choose(env, desert_cpu_features(), &oc);
+  assert_ptr_equal(d, want);
+  assert_int_equal(info.outcome, oc);
+  char text[sizeof info.override_value];
+  snprintf(text, sizeof text, "%s", env != NULL ? env : "");
+  assert_string_equal(info.override_value, text);
+  print_message("active %s, DESERT_FORCE_ISA='%s', outcome %d\n", desert_isa_name(info.active),
+                info.override_value, (int)info.outcome);
+}
+
+/* ---- CPU features
+ * -------------------------------------------------------------------------------- */
+
+static void test_cpu_features(void **state) {
+  (void)state;
+  const uint32_t f = desert_cpu_features();
+  assert_int_equal(desert_cpu_features(), f);
+  assert_int_equal(f & (1u << 31), 0); /* the cache marker never leaks */
+  char names[256];
+  const size_t need = desert_cpu_feature_names(f, names, sizeof names);
+  assert_int_equal(need, strlen(names));
+  print_message("cpu features 0x%x: %s\n", (unsigned)f, names);
+#if defined(__x86_64__) || defined(__i386__)
+  __builtin_cpu_init();
+  assert_int_equal((f & DESERT_CPU_SSE42) != 0, __builtin_cpu_supports("sse4.2") != 0);
+  assert_int_equal((f & DESERT_CPU_POPCNT) != 0, __builtin_cpu_supports("popcnt") != 0);
+  /* The compiler runtime also checks OS support (XCR0) for AVX state. */
+  assert_int_equal((f & DESERT_CPU_AVX2) != 0, __builtin_cpu_supports("avx2") != 0);
+  assert_int_equal((f & DESERT_CPU_AVX512F) != 0, __builtin_cpu_supports("avx512f") != 0);
+  assert_int_equal((f & DESERT_CPU_AVX512BW) != 0, __builtin_cpu_supports("avx512bw") != 0);
+  assert_int_equal((f & DESERT_CPU_AVX512VL) != 0, __builtin_cpu_supports("avx512vl") != 0);
+  /* DESERT_CPU_BMI2 means BMI1 + BMI2 + LZCNT (see cpu_features.c). */
+  if (f & DESERT_CPU_BMI2)
+    assert_true(__builtin_cpu_supports("bmi2") && __builtin_cpu_supports("bmi"));
+  if (!__builtin_cpu_supports("bmi2")) assert_int_equal(f & DESERT_CPU_BMI2, 0);
+  assert_int_equal(f & DESERT_CPU_NEON, 0);
+#elif defined(__aarch64__)
+  assert_true(f & DESERT_CPU_NEON);
+#endif
+}
+
+static void test_cpu_feature_names(void **state) {
+  (void)state;
+  char buf[128];
+  assert_int_equal(desert_cpu_feature_names(0, buf, sizeof buf), 0);
+  assert_string_equal(buf, "");
+  const uint32_t f = DESERT_CPU_SSE42 | DESERT_CPU_AVX2 | DESERT_CPU_NEON;
+  assert_int_equal(desert_cpu_feature_names(f, buf, sizeof buf), strlen("sse4.2 avx2 neon"));
+  assert_string_equal(buf, "sse4.2 avx2 neon");
+  /* snprintf-like truncation, always terminated, full length returned. */
+  memset(buf, 'x', sizeof buf);
+  assert_int_equal(desert_cpu_feature_names(f, buf, 5), 16);
+  assert_string_equal(buf, "sse4");
+  assert_int_equal(buf[5], 'x');
+  assert_int_equal(desert_cpu_feature_names(f, buf, 1), 16);
+  assert_string_equal(buf, "");
+  assert_int_equal(desert_cpu_feature_names(f, NULL, 0), 16);
+  assert_int_equal(desert_cpu_feature_names(0xffffffffu, NULL, 0),
+                   strlen("sse4.2 popcnt bmi2 avx2 avx512f avx512bw avx512vl avx512vbmi "
+                          "avx512vbmi2 neon"));
+}
+
+/* ---- status / version / options
+ * ---------------------------------------------------------------------- */
+
+static void test_status_texts(void **state) {
+  (void)state;
+  static const struct {
+    desert_status s;
+    const char *name, *kind;
+  } k[] = {
+      {DESERT_OK, "DESERT_OK", "Ok"},
+      {DESERT_E_ARGUMENT, "DESERT_E_ARGUMENT", "InvalidArgument"},
+      {DESERT_E_NOMEM, "DESERT_E_NOMEM", "OutOfMemory"},
+      {DESERT_E_DST_TOO_SMALL, "DESERT_E_DST_TOO_SMALL", "BufferTooSmall"},
+      {DESERT_E_STATE, "DESERT_E_STATE", "InvalidState"},
+      {DESERT_E_ISA_UNAVAILABLE, "DESERT_E_ISA_UNAVAILABLE", "IsaUnavailable"},
+      {DESERT_E_LIMIT, "DESERT_E_LIMIT", "DeserializationFailure"},
+      {DESERT_E_DEPTH, "DESERT_E_DEPTH", "DeserializationFailure"},
+      {DESERT_E_INPUT_ENDED, "DESERT_E_INPUT_ENDED", "InputEndedUnexpectedly"},
+      {DESERT_E_VARINT_TOO_LONG, "DESERT_E_VARINT_TOO_LONG", "DeserializationFailure"},
+      {DESERT_E_NEGATIVE_LENGTH, "DESERT_E_NEGATIVE_LENGTH", "DeserializationFailure"},
+      {DESERT_E_INVALID_TAG, "DESERT_E_INVALID_TAG", "DeserializationFailure"},
+      {DESERT_E_INVALID_VALUE, "DESERT_E_INVALID_VALUE", "DeserializationFailure"},
+      {DESERT_E_DESERIALIZATION, "DESERT_E_DESERIALIZATION", "DeserializationFailure"},
+      {DESERT_E_INVALID_UTF8, "DESERT_E_INVALID_UTF8", "FailedToDecodeString"},
+      {DESERT_E_INVALID_UTF16, "DESERT_E_INVALID_UTF16", "SerializationFailure"},
+      {DESERT_E_NOT_LATIN1, "DESERT_E_NOT_LATIN1", "SerializationFailure"},
+      {DESERT_E_INVALID_CHAR, "DESERT_E_INVALID_CHAR", "FailedToDecodeCharacter"},
+      {DESERT_E_UNSUPPORTED_CHAR, "DESERT_E_UNSUPPORTED_CHAR", "UnsupportedCharacter"},
+      {DESERT_E_LENGTH_TOO_LARGE, "DESERT_E_LENGTH_TOO_LARGE", "LengthTooLarge"},
+      {DESERT_E_INVALID_STRING_ID, "DESERT_E_INVALID_STRING_ID", "InvalidStringId"},
+      {DESERT_E_INVALID_REF_ID, "DESERT_E_INVALID_REF_ID", "InvalidRefId"},
+      {DESERT_E_COMPRESSION, "DESERT_E_COMPRESSION", "CompressionFailure"},
+      {DESERT_E_DECOMPRESSION, "DESERT_E_DECOMPRESSION", "DecompressionFailure"},
+      {DESERT_E_UNKNOWN_FIELD_REFERENCE, "DESERT_E_UNKNOWN_FIELD_REFERENCE",
+       "UnknownFieldReferenceInEvolutionStep"},
+      {DESERT_E_UNKNOWN_EVOLUTION_STEP, "DESERT_E_UNKNOWN_EVOLUTION_STEP",
+       "UnknownSerializedEvolutionStep"},
+      {DESERT_E_NONEXISTING_CHUNK, "DESERT_E_NONEXISTING_CHUNK", "DeserializingNonExistingChunk"},
+      {DESERT_E_FIELD_REMOVED, "DESERT_E_FIELD_REMOVED", "FieldRemovedInSerializedVersion"},
+      {DESERT_E_FIELD_MISSING, "DESERT_E_FIELD_MISSING", "FieldWithoutDefaultValueIsMissing"},
+      {DESERT_E_NONOPTIONAL_NONE, "DESERT_E_NONOPTIONAL_NONE", "NonOptionalFieldSerializedAsNone"},
+      {DESERT_E_INVALID_CONSTRUCTOR_NAME, "DESERT_E_INVALID_CONSTRUCTOR_NAME",
+       "InvalidConstructorName"},
+      {DESERT_E_INVALID_CONSTRUCTOR_ID, "DESERT_E_INVALID_CONSTRUCTOR_ID", "InvalidConstructorId"},
+      {DESERT_E_SERIALIZING_TRANSIENT, "DESERT_E_SERIALIZING_TRANSIENT",
+       "SerializingTransientConstructor"},
+      {DESERT_E_DESERIALIZING_TRANSIENT, "DESERT_E_DESERIALIZING_TRANSIENT",
+       "DeserializingTransientConstructor"},
+      {DESERT_E_TYPE_NOT_REGISTERED, "DESERT_E_TYPE_NOT_REGISTERED", "TypeNotRegistered"},
+      {DESERT_E_INVALID_TYPE_ID, "DESERT_E_INVALID_TYPE_ID", "InvalidTypeId"},
+      {DESERT_E_UPCAST, "DESERT_E_UPCAST", "SerializationUpcastError"},
+      {DESERT_E_INVALID_TIME_ZONE, "DESERT_E_INVALID_TIME_ZONE", "InvalidTimeZone"},
+      {DESERT_E_SERIALIZATION, "DESERT_E_SERIALIZATION", "SerializationFailure"},
+      {DESERT_E_READ_INPUT, "DESERT_E_READ_INPUT", "FailedToReadInput"},
+      {DESERT_E_WRITE_OUTPUT, "DESERT_E_WRITE_OUTPUT", "FailedToWriteOutput"},
+      {DESERT_E_ZLIB_BLOCK, "DESERT_E_ZLIB_BLOCK", "DeserializationFailure"},
+  };
+  /* Every defined code is listed above (the enum has gaps at 8 and 9). */
+  assert_int_equal(DESERT_TEST_COUNT(k), DESERT_STATUS_COUNT_ - 2);
+  for (size_t i = 0; i < DESERT_TEST_COUNT(k); i++) {
+    assert_string_equal(desert_status_name(k[i].s), k[i].name);
+    assert_string_equal(desert_status_kind(k[i].s), k[i].kind);
+    const char *m = desert_status_message(k[i].s);
+    assert_non_null(m);
+    assert_true(strlen(m) > 3);
+  }
+  static const int unknown[] = {-1, 8, 9, DESERT_STATUS_COUNT_, 1000};
+  for (size_t i = 0; i < DESERT_TEST_COUNT(unknown); i++) {
+    const desert_status s = (desert_status)unknown[i];
+    assert_string_equal(desert_status_name(s), "DESERT_E_UNKNOWN");
+    assert_non_null(desert_status_kind(s));
+    assert_non_null(desert_status_message(s));
+  }
+}
+
+static void test_version_and_options(void **state) {
+  (void)state;
+  assert_int_equal(desert_version_number(), DESERT_VERSION_NUMBER);
+  assert_string_equal(desert_version_string(), DESERT_VERSION_STRING);
+  char v[32];
+  snprintf(v, sizeof v, "%d.%d.%d", DESERT_VERSION_MAJOR, DESERT_VERSION_MINOR,
+           DESERT_VERSION_PATCH);
+  assert_string_equal(desert_version_string(), v);
+  desert_options o;
+  memset(&o, 0x5a, sizeof o);
+  desert_options_init(&o);
+  assert_int_equal(o.struct_size, sizeof o);
+  assert_null(o.allocator.alloc);
+  assert_null(o.allocator.free);
+  assert_null(o.allocator.opaque);
+  assert_int_equal(o.isa, DESERT_ISA_AUTO);
+  assert_int_equal(o.flags, 0);
+  assert_int_equal(o.compression, DESERT_COMPRESSION_RAW);
+  assert_int_equal(o.compression_level, -1);
+  assert_int_equal(o.max_length, 0);
+  assert_int_equal(o.max_collection, 0);
+  assert_int_equal(o.max_depth, 0);
+  assert_int_equal(o.max_decompressed, 0);
+  desert_options_init(NULL); /* no crash */
+}
+
+/* The counting allocator of test/support is used by other suites; check
+ * that it counts and injects failures as documented. */
+static void test_counting_allocator(void **state) {
+  (void)state;
+  desert_counting_allocator ca;
+  desert_counting_allocator_init(&ca);
+  const desert_allocator a = ca.allocator;
+  void *p = a.alloc(a.opaque, 10);
+  void *q = a.alloc(a.opaque, 30);
+  assert_non_null(p);
+  assert_non_null(q);
+  assert_int_equal((uintptr_t)p % _Alignof(max_align_t), 0);
+  memset(p, 1, 10);
+  assert_int_equal(ca.allocs, 2);
+  assert_int_equal(ca.live_blocks, 2);
+  assert_int_equal(ca.live_bytes, 40);
+  a.free(a.opaque, p, 10);
+  a.free(a.opaque, NULL, 0);
+  assert_int_equal(ca.frees, 1);
+  assert_int_equal(ca.live_bytes, 30);
+  assert_int_equal(ca.peak_bytes, 40);
+  a.free(a.opaque, q, 31); /* wrong size: counted */
+  assert_int_equal(ca.bad_frees, 1);
+  assert_int_equal(ca.live_blocks, 0);
+  desert_counting_allocator_fail_after(&ca, 1);
+  void *r = a.alloc(a.opaque, 5);
+  assert_non_null(r);
+  assert_null(a.alloc(a.opaque, 5));
+  assert_null(a.alloc(a.opaque, 5));
+  assert_int_equal(ca.failed, 2);
+  desert_counting_allocator_fail_after(&ca, SIZE_MAX);
+  void *s = a.alloc(a.opaque, 0);
+  assert_non_null(s);
+  a.free(a.opaque, r, 5);
+  a.free(a.opaque, s, 0);
+  assert_int_equal(ca.live_blocks, 0);
+  assert_int_equal(ca.total_bytes, 45);
+  assert_int_equal(ca.bad_frees, 1);
+}
+
+static void test_hex_and_rng(void **state) {
+  (void)state;
+  uint8_t b[8];
+  assert_int_equal(desert_hex_decode("0a 68 69", b, sizeof b), 3);
+  assert_int_equal(b[0], 0x0a);
+  assert_int_equal(b[2], 0x69);
+  assert_int_equal(desert_hex_decode("FFee", b, sizeof b), 2);
+  assert_int_equal(b[0], 0xff);
+  assert_int_equal(desert_hex_decode("abc", b, sizeof b), SIZE_MAX);
+  assert_int_equal(desert_hex_decode("zz", b, sizeof b), SIZE_MAX);
+  assert_int_equal(desert_hex_decode("00 11 22", b, 2), SIZE_MAX);
+  char h[16];
+  const uint8_t x[] = {0x0a, 0x68, 0x69};
+  assert_string_equal(desert_hex_encode(x, 3, h, sizeof h), "0a 68 69");
+  assert_string_equal(desert_hex_encode(x, 3, h, 6), "0a...");
+  /* Same seed, same sequence; streams differ. */
+  desert_rng r1, r2;
+  desert_rng_init(&r1, 42);
+  desert_rng_init(&r2, 42);
+  for (int i = 0; i < 10; i++) assert_int_equal(desert_rng_next(&r1), desert_rng_next(&r2));
+  desert_rng_init(&r2, 43);
+  assert_int_not_equal(desert_rng_next(&r1), desert_rng_next(&r2));
+  for (int i = 0; i < 1000; i++) {
+    assert_true(desert_rng_below(&r1, 7) < 7);
+    const size_t v = desert_rng_range(&r1, 5, 9);
+    assert_true(v >= 5 && v <= 9);
+  }
+}
+
+int main(void) {
+  desert_test_check_expected_isa();
+  const struct CMUnitTest tests[] = {
+      cmocka_unit_test(test_tables_complete),     cmocka_unit_test(test_runnable_list),
+      cmocka_unit_test(test_isa_names),           cmocka_unit_test(test_force_parsing),
+      cmocka_unit_test(test_default_and_info),    cmocka_unit_test(test_cpu_features),
+      cmocka_unit_test(test_cpu_feature_names),   cmocka_unit_test(test_status_texts),
+      cmocka_unit_test(test_version_and_options), cmocka_unit_test(test_counting_allocator),
+      cmocka_unit_test(test_hex_and_rng),
+  };
+  const int failed = cmocka_run_group_tests_name("dispatch", tests, NULL, NULL);
+  return failed == 0 && desert_test_check_required_isas() == 0 ? 0 : 1;
+}
