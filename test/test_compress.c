@@ -9,24 +9,10 @@
 
 #include "desert/reader.h"
 #include "desert/writer.h"
+#include "codec_testlib.h"
 #include "test_util.h"
 
 /* ---- helpers ------------------------------------------------------------------- */
-
-/* Exact-size heap copy of hex bytes, so ASan sees any over-read. */
-static uint8_t *dup_hex(const char *hex, size_t *n) {
-  size_t cap = strlen(hex) / 2 + 1;
-  uint8_t *tmp = malloc(cap);
-  assert_non_null(tmp);
-  size_t len = desert_hex_decode(hex, tmp, cap);
-  assert_true(len != SIZE_MAX);
-  uint8_t *out = malloc(len ? len : 1);
-  assert_non_null(out);
-  memcpy(out, tmp, len);
-  free(tmp);
-  *n = len;
-  return out;
-}
 
 static desert_reader *new_reader(const desert_options *o) {
   desert_reader *r = NULL;
@@ -69,7 +55,7 @@ static desert_status write_block(desert_writer *w, kind k, int level, const void
 static void expect_decode(kind k, const char *hex, size_t skip, const void *plain, size_t n,
                           size_t consumed) {
   size_t len;
-  uint8_t *in = dup_hex(hex, &len);
+  uint8_t *in = ct_dup_hex(hex, &len);
   desert_reader *r = new_reader(NULL);
   assert_int_equal(desert_reader_begin(r, in, len), DESERT_OK);
   const uint8_t *pre;
@@ -85,7 +71,7 @@ static void expect_decode(kind k, const char *hex, size_t skip, const void *plai
 /* Decodes hex (after `skip` raw bytes) and expects status st at offset. */
 static void expect_fail(kind k, const char *hex, size_t skip, desert_status st, size_t offset) {
   size_t len;
-  uint8_t *in = dup_hex(hex, &len);
+  uint8_t *in = ct_dup_hex(hex, &len);
   desert_reader *r = new_reader(NULL);
   assert_int_equal(desert_reader_begin(r, in, len), DESERT_OK);
   const uint8_t *pre;
@@ -102,35 +88,27 @@ static void expect_fail(kind k, const char *hex, size_t skip, desert_status st, 
   free(in);
 }
 
+/* read_block as a codec_testlib read callback; k points at the kind. */
+static desert_status read_kind(desert_reader *r, const void *k) {
+  desert_bytes b;
+  return read_block(r, *(const kind *)k, &b);
+}
+
 /* Every proper prefix of hex must fail with DESERT_E_INPUT_ENDED at the
  * start of the item holding the first missing byte: items start at
  * starts[0..n) (ascending, starts[0] = 0). */
 static void expect_truncations(kind k, const char *hex, const size_t *starts, size_t nstarts) {
   size_t len;
-  uint8_t *full = dup_hex(hex, &len);
+  uint8_t *full = ct_dup_hex(hex, &len);
   desert_reader *r = new_reader(NULL);
-  for (size_t cut = 0; cut < len; cut++) {
-    uint8_t *in = malloc(cut ? cut : 1);
-    assert_non_null(in);
-    memcpy(in, full, cut);
-    size_t want = 0;
-    for (size_t i = 0; i < nstarts; i++)
-      if (starts[i] <= cut) want = starts[i];
-    assert_int_equal(desert_reader_begin(r, in, cut), DESERT_OK);
-    desert_bytes b;
-    desert_status st = read_block(r, k, &b);
-    if (st != DESERT_E_INPUT_ENDED || desert_reader_error_offset(r) != want)
-      fail_msg("cut at %zu: status %s offset %zu, want INPUT_ENDED at %zu", cut,
-               desert_status_name(st), desert_reader_error_offset(r), want);
-    free(in);
-  }
+  ct_expect_truncations(r, full, len, starts, nstarts, read_kind, &k, NULL);
   desert_reader_free(r);
   free(full);
 }
 
 static uint8_t *repeat_hex(const char *unit_hex, size_t times, size_t *n) {
   size_t ul;
-  uint8_t *unit = dup_hex(unit_hex, &ul);
+  uint8_t *unit = ct_dup_hex(unit_hex, &ul);
   uint8_t *out = malloc(ul * times + 1);
   assert_non_null(out);
   for (size_t i = 0; i < times; i++) memcpy(out + i * ul, unit, ul);
@@ -273,7 +251,7 @@ static void test_conformance_blocks(void **state) {
   expect_truncations(K_ZLIB, zlib_0281, s0281, 3);
   free(plain);
 
-  plain = dup_hex("bed4d1086757fa748bab7838481d9541d7ceda34c25842", &n);
+  plain = ct_dup_hex("bed4d1086757fa748bab7838481d9541d7ceda34c25842", &n);
   expect_decode(K_RAW, raw_0032, 0, plain, n, 0);
   static const size_t s0032[] = {0, 1, 2};
   expect_truncations(K_RAW, raw_0032, s0032, 3);
@@ -641,14 +619,12 @@ static void test_length_errors(void **state) {
 static void expect_limit_without_alloc(kind k, const char *hex, size_t skip, size_t max,
                                        size_t offset) {
   desert_counting_allocator ca;
-  desert_counting_allocator_init(&ca);
   desert_options o;
-  desert_options_init(&o);
-  o.allocator = ca.allocator;
+  ct_counting_options(&o, &ca);
   o.max_decompressed = max;
   desert_reader *r = new_reader(&o);
   size_t len;
-  uint8_t *in = dup_hex(hex, &len);
+  uint8_t *in = ct_dup_hex(hex, &len);
   assert_int_equal(desert_reader_begin(r, in, len), DESERT_OK);
   const uint8_t *pre;
   assert_int_equal(desert_read_raw(r, skip, &pre), DESERT_OK);
@@ -701,10 +677,8 @@ static void test_zip_bomb_actual(void **state) {
     clen_len++;
 
     desert_counting_allocator ca;
-    desert_counting_allocator_init(&ca);
     desert_options o;
-    desert_options_init(&o);
-    o.allocator = ca.allocator;
+    ct_counting_options(&o, &ca);
     o.max_decompressed = 64 << 10;
     desert_reader *r = new_reader(&o);
     assert_int_equal(desert_reader_begin(r, in, n - hl + 1), DESERT_OK);
@@ -732,10 +706,8 @@ static void test_zip_bomb_actual(void **state) {
 static void test_allocator_honoured(void **state) {
   (void)state;
   desert_counting_allocator ca;
-  desert_counting_allocator_init(&ca);
   desert_options o;
-  desert_options_init(&o);
-  o.allocator = ca.allocator;
+  ct_counting_options(&o, &ca);
   sample s[8];
   size_t ns = make_samples(s, 8);
   desert_writer *w = new_writer(&o);
@@ -774,10 +746,8 @@ static void test_out_of_memory(void **state) {
     const uint8_t *d = desert_writer_data(pw, &n);
     for (size_t budget = 0; budget < 64; budget++) {
       desert_counting_allocator ca;
-      desert_counting_allocator_init(&ca);
       desert_options o;
-      desert_options_init(&o);
-      o.allocator = ca.allocator;
+      ct_counting_options(&o, &ca);
       desert_writer *w = new_writer(&o);
       desert_reader *r = new_reader(&o);
       desert_counting_allocator_fail_after(&ca, budget);

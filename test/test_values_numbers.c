@@ -10,6 +10,7 @@
 #include <string.h>
 
 #include "desert/values.h"
+#include "codec_testlib.h"
 #include "test_util.h"
 
 /* Decimal text and minimal two's complement bytes of the same integers,
@@ -84,107 +85,6 @@ static const struct {
      "ffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffff"},
 };
 
-/* ---- harness (as in test_values_time.c) ----------------------------------------------- */
-
-static uint8_t *dup_hex(const char *hex, size_t *n) {
-  size_t cap = strlen(hex) / 2 + 1;
-  uint8_t *tmp = malloc(cap);
-  assert_non_null(tmp);
-  size_t len = desert_hex_decode(hex, tmp, cap);
-  assert_true(len != SIZE_MAX);
-  uint8_t *out = malloc(len ? len : 1);
-  assert_non_null(out);
-  memcpy(out, tmp, len);
-  free(tmp);
-  *n = len;
-  return out;
-}
-
-typedef desert_status (*write_fn)(desert_writer *w, const void *arg);
-typedef desert_status (*read_fn)(desert_reader *r, const void *arg); /* reads, checks arg */
-
-/* Encodes (growable, size-only, fixed buffers) and decodes hex, then cuts
- * the bytes at every position: InputEnded at the item holding the first
- * missing byte (items start at starts[]). */
-static void run_example(const char *name, const char *hex, write_fn wf, read_fn rf, const void *arg,
-                        const size_t *starts, size_t nstarts) {
-  size_t len;
-  uint8_t *want = dup_hex(hex, &len);
-  desert_writer *w = NULL;
-  assert_int_equal(desert_writer_create(NULL, &w), DESERT_OK);
-  if (wf) {
-    assert_int_equal(wf(w, arg), DESERT_OK);
-    size_t n;
-    const uint8_t *d = desert_writer_data(w, &n);
-    desert_assert_bytes_equal(want, len, d, n);
-    desert_writer_count_only(w);
-    assert_int_equal(wf(w, arg), DESERT_OK);
-    assert_int_equal(desert_writer_size(w), len);
-    uint8_t *buf = malloc(len + 1);
-    assert_non_null(buf);
-    assert_int_equal(desert_writer_use_buffer(w, buf, len - 1), DESERT_OK);
-    assert_int_equal(wf(w, arg), DESERT_E_DST_TOO_SMALL);
-    assert_int_equal(desert_writer_use_buffer(w, buf, len), DESERT_OK);
-    assert_int_equal(wf(w, arg), DESERT_OK);
-    desert_assert_bytes_equal(want, len, buf, desert_writer_size(w));
-    free(buf);
-  }
-  desert_writer_free(w);
-
-  desert_reader *r = NULL;
-  assert_int_equal(desert_reader_create(NULL, &r), DESERT_OK);
-  assert_int_equal(desert_reader_begin(r, want, len), DESERT_OK);
-  assert_int_equal(rf(r, arg), DESERT_OK);
-  assert_int_equal(desert_reader_offset(r), len);
-  for (size_t cut = 0; cut < len; cut++) {
-    uint8_t *in = malloc(cut ? cut : 1);
-    assert_non_null(in);
-    memcpy(in, want, cut);
-    size_t at = 0;
-    for (size_t i = 0; i < nstarts; i++)
-      if (starts[i] <= cut) at = starts[i];
-    assert_int_equal(desert_reader_begin(r, in, cut), DESERT_OK);
-    desert_status st = rf(r, arg);
-    if (st != DESERT_E_INPUT_ENDED || desert_reader_error_offset(r) != at)
-      fail_msg("%s cut at %zu: %s at %zu, want INPUT_ENDED at %zu", name, cut,
-               desert_status_name(st), desert_reader_error_offset(r), at);
-    free(in);
-  }
-  desert_reader_free(r);
-  free(want);
-}
-
-/* Reads hex after `skip` raw bytes and expects st at offset (sticky). */
-static void run_bad_read(const char *hex, size_t skip, read_fn rf, const void *arg,
-                         desert_status st, size_t offset) {
-  size_t len;
-  uint8_t *in = dup_hex(hex, &len);
-  desert_reader *r = NULL;
-  assert_int_equal(desert_reader_create(NULL, &r), DESERT_OK);
-  assert_int_equal(desert_reader_begin(r, in, len), DESERT_OK);
-  const uint8_t *pre;
-  assert_int_equal(desert_read_raw(r, skip, &pre), DESERT_OK);
-  desert_status got = rf(r, arg);
-  if (got != st || desert_reader_error_offset(r) != offset)
-    fail_msg("\"%s\": %s at %zu, want %s at %zu", hex, desert_status_name(got),
-             desert_reader_error_offset(r), desert_status_name(st), offset);
-  assert_int_equal(rf(r, arg), st);
-  assert_int_equal(desert_reader_error_offset(r), offset);
-  desert_reader_free(r);
-  free(in);
-}
-
-static void run_bad_write(write_fn wf, const void *arg, desert_status st) {
-  desert_writer *w = NULL;
-  assert_int_equal(desert_writer_create(NULL, &w), DESERT_OK);
-  assert_int_equal(desert_write_u8(w, 0x11), DESERT_OK);
-  assert_int_equal(wf(w, arg), st);
-  assert_int_equal(desert_writer_size(w), 1);
-  assert_int_equal(desert_write_u8(w, 0x22), st); /* sticky */
-  assert_int_equal(desert_writer_size(w), 1);
-  desert_writer_free(w);
-}
-
 /* ---- Duration / Instant ------------------------------------------------------------------- */
 
 typedef struct dur_case {
@@ -216,14 +116,14 @@ static void test_duration_examples(void **state) {
   for (int inst = 0; inst < 2; inst++) {
     /* FORMAT.md §8.2: 3 s + 7 ns. */
     dur_case c = {inst != 0, {3, 7}};
-    run_example("3s+7ns", "00 00 00 00 00 00 00 03 00 00 00 07", w_dur, r_dur, &c, starts, 2);
+    ct_run_example("3s+7ns", "00 00 00 00 00 00 00 03 00 00 00 07", w_dur, r_dur, &c, starts, 2);
     c.v = (desert_duration){-1, 999999999};
-    run_example("-1s+999999999ns", "ff ff ff ff ff ff ff ff 3b 9a c9 ff", w_dur, r_dur, &c, starts,
-                2);
+    ct_run_example("-1s+999999999ns", "ff ff ff ff ff ff ff ff 3b 9a c9 ff", w_dur, r_dur, &c,
+                   starts, 2);
     c.v = (desert_duration){INT64_MIN, 0};
-    run_example("min", "80 00 00 00 00 00 00 00 00 00 00 00", w_dur, r_dur, &c, starts, 2);
+    ct_run_example("min", "80 00 00 00 00 00 00 00 00 00 00 00", w_dur, r_dur, &c, starts, 2);
     c.v = (desert_duration){INT64_MAX, 999999999};
-    run_example("max", "7f ff ff ff ff ff ff ff 3b 9a c9 ff", w_dur, r_dur, &c, starts, 2);
+    ct_run_example("max", "7f ff ff ff ff ff ff ff 3b 9a c9 ff", w_dur, r_dur, &c, starts, 2);
   }
 }
 
@@ -233,22 +133,24 @@ static void test_duration_carry(void **state) {
   for (int inst = 0; inst < 2; inst++) {
     /* Nanoseconds >= 10^9 carry into the seconds (read only). */
     dur_case c = {inst != 0, {6, 0}};
-    run_example("carry 1e9", "00 00 00 00 00 00 00 05 3b 9a ca 00", NULL, r_dur, &c, starts, 2);
+    ct_run_example("carry 1e9", "00 00 00 00 00 00 00 05 3b 9a ca 00", NULL, r_dur, &c, starts, 2);
     c.v = (desert_duration){4 + 4, 294967295};
-    run_example("carry max", "00 00 00 00 00 00 00 04 ff ff ff ff", NULL, r_dur, &c, starts, 2);
+    ct_run_example("carry max", "00 00 00 00 00 00 00 04 ff ff ff ff", NULL, r_dur, &c, starts, 2);
     c.v = (desert_duration){-1 + 4, 294967295};
-    run_example("carry neg", "ff ff ff ff ff ff ff ff ff ff ff ff", NULL, r_dur, &c, starts, 2);
+    ct_run_example("carry neg", "ff ff ff ff ff ff ff ff ff ff ff ff", NULL, r_dur, &c, starts, 2);
     c.v = (desert_duration){INT64_MAX, 294967295};
-    run_example("carry to max", "7f ff ff ff ff ff ff fb ff ff ff ff", NULL, r_dur, &c, starts, 2);
+    ct_run_example("carry to max", "7f ff ff ff ff ff ff fb ff ff ff ff", NULL, r_dur, &c, starts,
+                   2);
     /* A carry past INT64_MAX: invalid, at the value's first byte. */
-    run_bad_read("aa 7f ff ff ff ff ff ff ff 3b 9a ca 00", 1, r_dur, &c, DESERT_E_INVALID_VALUE, 1);
-    run_bad_read("aa bb 7f ff ff ff ff ff ff fc ff ff ff ff", 2, r_dur, &c, DESERT_E_INVALID_VALUE,
-                 2);
+    ct_run_bad_read("aa 7f ff ff ff ff ff ff ff 3b 9a ca 00", 1, r_dur, &c, DESERT_E_INVALID_VALUE,
+                    1);
+    ct_run_bad_read("aa bb 7f ff ff ff ff ff ff fc ff ff ff ff", 2, r_dur, &c,
+                    DESERT_E_INVALID_VALUE, 2);
     /* Writers need nanos < 10^9. */
     c.v = (desert_duration){0, 1000000000};
-    run_bad_write(w_dur, &c, DESERT_E_ARGUMENT);
+    ct_run_bad_write(w_dur, &c, DESERT_E_ARGUMENT);
     c.v = (desert_duration){0, UINT32_MAX};
-    run_bad_write(w_dur, &c, DESERT_E_ARGUMENT);
+    ct_run_bad_write(w_dur, &c, DESERT_E_ARGUMENT);
   }
 }
 
@@ -256,7 +158,7 @@ static void test_duration_carry(void **state) {
 
 static desert_status w_bigint(desert_writer *w, const void *arg) {
   size_t n;
-  uint8_t *b = dup_hex(arg, &n);
+  uint8_t *b = ct_dup_hex(arg, &n);
   desert_status st = desert_write_bigint(w, b, n);
   free(b);
   return st;
@@ -267,7 +169,7 @@ static desert_status r_bigint(desert_reader *r, const void *arg) {
   desert_status st = desert_read_bigint(r, &got);
   if (st == DESERT_OK) {
     size_t n;
-    uint8_t *b = dup_hex(arg, &n);
+    uint8_t *b = ct_dup_hex(arg, &n);
     desert_assert_bytes_equal(b, n, got.ptr, got.len);
     free(b);
   } else {
@@ -309,8 +211,8 @@ static void test_bigint_format_table(void **state) {
   };
   static const size_t starts[] = {0, 1};
   for (size_t i = 0; i < sizeof t / sizeof t[0]; i++) {
-    run_example(t[i].hex, t[i].hex, w_bigint, r_bigint, t[i].body, starts, 2);
-    run_example(t[i].hex, t[i].hex, w_bigint_i64, r_bigint_i64, &t[i].v, starts, 2);
+    ct_run_example(t[i].hex, t[i].hex, w_bigint, r_bigint, t[i].body, starts, 2);
+    ct_run_example(t[i].hex, t[i].hex, w_bigint_i64, r_bigint_i64, &t[i].v, starts, 2);
   }
 }
 
@@ -331,7 +233,7 @@ static void test_bigint_minimal_writer(void **state) {
     assert_int_equal(desert_writer_create(NULL, &w), DESERT_OK);
     assert_int_equal(w_bigint(w, t[i].in), DESERT_OK);
     size_t n, wn;
-    uint8_t *want = dup_hex(t[i].out, &wn);
+    uint8_t *want = ct_dup_hex(t[i].out, &wn);
     const uint8_t *d = desert_writer_data(w, &n);
     desert_assert_bytes_equal(want, wn, d, n);
     free(want);
@@ -351,27 +253,27 @@ static void test_bigint_reader(void **state) {
   (void)state;
   /* An empty block is 0 (Rust). */
   static const size_t starts[] = {0, 1};
-  run_example("empty", "00", NULL, r_bigint, "", starts, 1);
+  ct_run_example("empty", "00", NULL, r_bigint, "", starts, 1);
   static const int64_t zero = 0, five = 5, min = INT64_MIN, m1 = -1;
-  run_example("empty i64", "00", NULL, r_bigint_i64, &zero, starts, 1);
+  ct_run_example("empty i64", "00", NULL, r_bigint_i64, &zero, starts, 1);
   /* Non-minimal forms are accepted as they are. */
-  run_example("non-minimal", "03 00 00 05", NULL, r_bigint, "00 00 05", starts, 2);
-  run_example("non-minimal i64", "0a 00 00 00 00 00 00 00 00 00 05", NULL, r_bigint_i64, &five,
-              starts, 2);
-  run_example("non-minimal min", "09 ff 80 00 00 00 00 00 00 00", NULL, r_bigint_i64, &min, starts,
-              2);
-  run_example("non-minimal -1", "0c ff ff ff ff ff ff ff ff ff ff ff ff", NULL, r_bigint_i64, &m1,
-              starts, 2);
+  ct_run_example("non-minimal", "03 00 00 05", NULL, r_bigint, "00 00 05", starts, 2);
+  ct_run_example("non-minimal i64", "0a 00 00 00 00 00 00 00 00 00 05", NULL, r_bigint_i64, &five,
+                 starts, 2);
+  ct_run_example("non-minimal min", "09 ff 80 00 00 00 00 00 00 00", NULL, r_bigint_i64, &min,
+                 starts, 2);
+  ct_run_example("non-minimal -1", "0c ff ff ff ff ff ff ff ff ff ff ff ff", NULL, r_bigint_i64,
+                 &m1, starts, 2);
   /* Values beyond int64_t: invalid at the block's length. */
-  run_bad_read("aa 09 00 80 00 00 00 00 00 00 00", 1, r_bigint_i64, &zero, DESERT_E_INVALID_VALUE,
-               1);
-  run_bad_read("aa 09 ff 7f ff ff ff ff ff ff ff", 1, r_bigint_i64, &zero, DESERT_E_INVALID_VALUE,
-               1);
-  run_bad_read("aa 09 01 00 00 00 00 00 00 00 00", 1, r_bigint_i64, &zero, DESERT_E_INVALID_VALUE,
-               1);
+  ct_run_bad_read("aa 09 00 80 00 00 00 00 00 00 00", 1, r_bigint_i64, &zero,
+                  DESERT_E_INVALID_VALUE, 1);
+  ct_run_bad_read("aa 09 ff 7f ff ff ff ff ff ff ff", 1, r_bigint_i64, &zero,
+                  DESERT_E_INVALID_VALUE, 1);
+  ct_run_bad_read("aa 09 01 00 00 00 00 00 00 00 00", 1, r_bigint_i64, &zero,
+                  DESERT_E_INVALID_VALUE, 1);
   /* Byte-block errors. */
-  run_bad_read("aa 05 01 02", 1, r_bigint, "", DESERT_E_INPUT_ENDED, 2);
-  run_bad_read("aa 80 80 80 80 80", 1, r_bigint, "", DESERT_E_VARINT_TOO_LONG, 1);
+  ct_run_bad_read("aa 05 01 02", 1, r_bigint, "", DESERT_E_INPUT_ENDED, 2);
+  ct_run_bad_read("aa 80 80 80 80 80", 1, r_bigint, "", DESERT_E_VARINT_TOO_LONG, 1);
 }
 
 static void test_bigint_conversions(void **state) {
@@ -380,7 +282,7 @@ static void test_bigint_conversions(void **state) {
     const char *dec = big_table[i].dec;
     size_t dl = strlen(dec);
     size_t hn;
-    uint8_t *want = dup_hex(big_table[i].hex, &hn);
+    uint8_t *want = ct_dup_hex(big_table[i].hex, &hn);
     /* decimal -> bytes, with exactly the bound as capacity. */
     size_t cap = desert_bigint_bytes_bound(dl);
     uint8_t *out = malloc(cap);
@@ -507,24 +409,17 @@ static desert_status w_bigdec(desert_writer *w, const void *arg) {
   return desert_write_bigdecimal(w, arg, strlen(arg));
 }
 static desert_status r_bigdec(desert_reader *r, const void *arg) {
-  desert_str got = {NULL, 77};
-  desert_status st = desert_read_bigdecimal(r, &got);
-  if (st == DESERT_OK) {
-    assert_int_equal(got.len, strlen(arg));
-    assert_memory_equal(got.ptr, arg, got.len);
-  } else {
-    assert_int_equal(got.len, 77);
-  }
-  return st;
+  desert_str got = {NULL, CT_UNTOUCHED_LEN};
+  return ct_check_text_read(desert_read_bigdecimal(r, &got), &got, arg);
 }
 
 static void test_bigdecimal_text(void **state) {
   (void)state;
   static const size_t starts[] = {0, 1};
   /* Java's exponent form (FORMAT.md §8.4) and conformance s1000-0385. */
-  run_example("1E+3", "08 31 45 2b 33", w_bigdec, r_bigdec, "1E+3", starts, 2);
-  run_example("conformance", "28 35 34 38 34 34 37 34 39 39 37 31 36 39 2e 37 37 45 2b 33 32",
-              w_bigdec, r_bigdec, "5484474997169.77E+32", starts, 2);
+  ct_run_example("1E+3", "08 31 45 2b 33", w_bigdec, r_bigdec, "1E+3", starts, 2);
+  ct_run_example("conformance", "28 35 34 38 34 34 37 34 39 39 37 31 36 39 2e 37 37 45 2b 33 32",
+                 w_bigdec, r_bigdec, "5484474997169.77E+32", starts, 2);
   static const char *const good[] = {
       "0",   "-1.5", "+.5",        "1.",  "1e10", "1E-10",  ".5e+3",
       "123", "-0",   "00012.3400", "9e0", "+0.0", "-.0E-0", "12345678901234567890.1"};
@@ -545,7 +440,7 @@ static void test_bigdecimal_text(void **state) {
                                     "1.2.3",    "1x",  " 1",  "1 ",  "NaN",   "--1",     "1e5.0",
                                     "Infinity", "1,5", "+-1", ".e1", "1e--1", "\xc3\xa9"};
   for (size_t i = 0; i < sizeof bad / sizeof bad[0]; i++) {
-    run_bad_write(w_bigdec, bad[i], DESERT_E_ARGUMENT);
+    ct_run_bad_write(w_bigdec, bad[i], DESERT_E_ARGUMENT);
     /* Stored as a plain string, it is rejected at the length varint. */
     desert_writer *w = NULL;
     assert_int_equal(desert_writer_create(NULL, &w), DESERT_OK);
@@ -555,13 +450,13 @@ static void test_bigdecimal_text(void **state) {
     const uint8_t *d = desert_writer_data(w, &n);
     char hex[256];
     desert_hex_encode(d, n, hex, sizeof hex);
-    run_bad_read(hex, 1, r_bigdec, bad[i], DESERT_E_INVALID_VALUE, 1);
+    ct_run_bad_read(hex, 1, r_bigdec, bad[i], DESERT_E_INVALID_VALUE, 1);
     desert_writer_free(w);
   }
   /* String-level errors keep their own kinds and offsets. */
-  run_bad_read("aa 01", 1, r_bigdec, "", DESERT_E_NEGATIVE_LENGTH, 1);
-  run_bad_read("aa 04 31 ff", 1, r_bigdec, "", DESERT_E_INVALID_UTF8, 2);
-  run_bad_read("aa 06 31 32", 1, r_bigdec, "", DESERT_E_INPUT_ENDED, 2);
+  ct_run_bad_read("aa 01", 1, r_bigdec, "", DESERT_E_NEGATIVE_LENGTH, 1);
+  ct_run_bad_read("aa 04 31 ff", 1, r_bigdec, "", DESERT_E_INVALID_UTF8, 2);
+  ct_run_bad_read("aa 06 31 32", 1, r_bigdec, "", DESERT_E_INPUT_ENDED, 2);
 }
 
 typedef struct bdb_case {
@@ -572,7 +467,7 @@ typedef struct bdb_case {
 static desert_status w_bdb(desert_writer *w, const void *arg) {
   const bdb_case *c = arg;
   size_t n;
-  uint8_t *b = dup_hex(c->unscaled_hex, &n);
+  uint8_t *b = ct_dup_hex(c->unscaled_hex, &n);
   desert_status st = desert_write_bigdecimal_binary(w, c->scale, b, n);
   free(b);
   return st;
@@ -585,7 +480,7 @@ static desert_status r_bdb(desert_reader *r, const void *arg) {
   if (st == DESERT_OK) {
     assert_int_equal(scale, c->scale);
     size_t n;
-    uint8_t *b = dup_hex(c->unscaled_hex, &n);
+    uint8_t *b = ct_dup_hex(c->unscaled_hex, &n);
     desert_assert_bytes_equal(b, n, u.ptr, u.len);
     free(b);
   } else {
@@ -600,11 +495,11 @@ static void test_bigdecimal_binary(void **state) {
   static const size_t starts[] = {0, 8, 9};
   /* 123.45 = 12345 x 10^-2. */
   bdb_case c = {2, "30 39"};
-  run_example("123.45", "00 00 00 00 00 00 00 02 02 30 39", w_bdb, r_bdb, &c, starts, 3);
+  ct_run_example("123.45", "00 00 00 00 00 00 00 02 02 30 39", w_bdb, r_bdb, &c, starts, 3);
   c = (bdb_case){-3, "ff"};
-  run_example("-1E+3", "ff ff ff ff ff ff ff fd 01 ff", w_bdb, r_bdb, &c, starts, 3);
+  ct_run_example("-1E+3", "ff ff ff ff ff ff ff fd 01 ff", w_bdb, r_bdb, &c, starts, 3);
   c = (bdb_case){0, "00"};
-  run_example("0", "00 00 00 00 00 00 00 00 01 00", w_bdb, r_bdb, &c, starts, 3);
+  ct_run_example("0", "00 00 00 00 00 00 00 00 01 00", w_bdb, r_bdb, &c, starts, 3);
   /* Non-minimal unscaled input is minimised. */
   desert_writer *w = NULL;
   assert_int_equal(desert_writer_create(NULL, &w), DESERT_OK);

@@ -7,23 +7,10 @@
 #include <string.h>
 
 #include "desert/values.h"
+#include "codec_testlib.h"
 #include "test_util.h"
 
 /* ---- harness ---------------------------------------------------------------------- */
-
-static uint8_t *dup_hex(const char *hex, size_t *n) {
-  size_t cap = strlen(hex) / 2 + 1;
-  uint8_t *tmp = malloc(cap);
-  assert_non_null(tmp);
-  size_t len = desert_hex_decode(hex, tmp, cap);
-  assert_true(len != SIZE_MAX);
-  uint8_t *out = malloc(len ? len : 1);
-  assert_non_null(out);
-  memcpy(out, tmp, len);
-  free(tmp);
-  *n = len;
-  return out;
-}
 
 typedef desert_status (*write_fn)(desert_writer *w);
 typedef desert_status (*read_fn)(desert_reader *r); /* reads and checks the value */
@@ -37,69 +24,26 @@ typedef struct example {
   size_t nstarts;
 } example;
 
+/* codec_testlib callbacks that call the function an example, a bad read
+ * or a bad write case holds. */
+static desert_status ex_write(desert_writer *w, const void *ex) {
+  return ((const example *)ex)->write(w);
+}
+static desert_status ex_read(desert_reader *r, const void *ex) {
+  return ((const example *)ex)->read(r);
+}
+static desert_status call_read(desert_reader *r, const void *fn) {
+  return (*(const read_fn *)fn)(r);
+}
+static desert_status call_write(desert_writer *w, const void *fn) {
+  return (*(const write_fn *)fn)(w);
+}
+
 /* Encodes (growable, size-only, fixed buffers), decodes (alone, after a
  * prefix), and cuts the bytes at every position. */
 static void run_example(const example *ex) {
-  size_t len;
-  uint8_t *want = dup_hex(ex->hex, &len);
-  desert_writer *w = NULL;
-  assert_int_equal(desert_writer_create(NULL, &w), DESERT_OK);
-
-  assert_int_equal(ex->write(w), DESERT_OK);
-  size_t n;
-  const uint8_t *d = desert_writer_data(w, &n);
-  desert_assert_bytes_equal(want, len, d, n);
-
-  desert_writer_count_only(w);
-  assert_int_equal(ex->write(w), DESERT_OK);
-  assert_int_equal(desert_writer_size(w), len);
-
-  uint8_t *buf = malloc(len + 1);
-  assert_non_null(buf);
-  assert_int_equal(desert_writer_use_buffer(w, buf, len - 1), DESERT_OK);
-  assert_int_equal(ex->write(w), DESERT_E_DST_TOO_SMALL);
-  assert_int_equal(desert_writer_size(w), 0); /* nothing of the value */
-  assert_int_equal(desert_writer_use_buffer(w, buf, len), DESERT_OK);
-  assert_int_equal(ex->write(w), DESERT_OK);
-  desert_assert_bytes_equal(want, len, buf, desert_writer_size(w));
-  free(buf);
-  desert_writer_free(w);
-
-  desert_reader *r = NULL;
-  assert_int_equal(desert_reader_create(NULL, &r), DESERT_OK);
-  assert_int_equal(desert_reader_begin(r, want, len), DESERT_OK);
-  assert_int_equal(ex->read(r), DESERT_OK);
-  assert_int_equal(desert_reader_offset(r), len);
-
-  /* After a 3-byte prefix, followed by a trailing byte. */
-  uint8_t *pre = malloc(len + 4);
-  assert_non_null(pre);
-  memcpy(pre, "\xaa\xbb\xcc", 3);
-  memcpy(pre + 3, want, len);
-  pre[len + 3] = 0xee;
-  assert_int_equal(desert_reader_begin(r, pre, len + 4), DESERT_OK);
-  const uint8_t *skip;
-  assert_int_equal(desert_read_raw(r, 3, &skip), DESERT_OK);
-  assert_int_equal(ex->read(r), DESERT_OK);
-  assert_int_equal(desert_reader_offset(r), len + 3);
-  free(pre);
-
-  for (size_t cut = 0; cut < len; cut++) {
-    uint8_t *in = malloc(cut ? cut : 1);
-    assert_non_null(in);
-    memcpy(in, want, cut);
-    size_t at = 0;
-    for (size_t i = 0; i < ex->nstarts; i++)
-      if (ex->starts[i] <= cut) at = ex->starts[i];
-    assert_int_equal(desert_reader_begin(r, in, cut), DESERT_OK);
-    desert_status st = ex->read(r);
-    if (st != DESERT_E_INPUT_ENDED || desert_reader_error_offset(r) != at)
-      fail_msg("%s cut at %zu: %s at %zu, want INPUT_ENDED at %zu", ex->name, cut,
-               desert_status_name(st), desert_reader_error_offset(r), at);
-    free(in);
-  }
-  desert_reader_free(r);
-  free(want);
+  ct_run_example_checked(ex->name, ex->hex, ex_write, ex_read, ex, ex->starts, ex->nstarts,
+                         CT_CHECK_SHORT_BUFFER_EMPTY | CT_CHECK_AFTER_PREFIX);
 }
 
 typedef struct bad_read {
@@ -111,38 +55,13 @@ typedef struct bad_read {
 } bad_read;
 
 static void run_bad_read(const bad_read *b) {
-  size_t len;
-  uint8_t *in = dup_hex(b->hex, &len);
-  desert_reader *r = NULL;
-  assert_int_equal(desert_reader_create(NULL, &r), DESERT_OK);
-  assert_int_equal(desert_reader_begin(r, in, len), DESERT_OK);
-  const uint8_t *skip;
-  assert_int_equal(desert_read_raw(r, b->skip, &skip), DESERT_OK);
-  desert_status st = b->read(r);
-  if (st != b->status || desert_reader_error_offset(r) != b->offset)
-    fail_msg("\"%s\": %s at %zu, want %s at %zu", b->hex, desert_status_name(st),
-             desert_reader_error_offset(r), desert_status_name(b->status), b->offset);
-  if (b->status != DESERT_OK) {
-    /* Sticky: the next read reports the same error. */
-    assert_int_equal(b->read(r), b->status);
-    assert_int_equal(desert_reader_error_offset(r), b->offset);
-  }
-  desert_reader_free(r);
-  free(in);
+  ct_run_bad_read(b->hex, b->skip, call_read, &b->read, b->status, b->offset);
 }
 
 /* The write must fail with `want` and leave the writer empty; the error is
  * sticky. */
 static void run_bad_write(write_fn fn, desert_status want) {
-  desert_writer *w = NULL;
-  assert_int_equal(desert_writer_create(NULL, &w), DESERT_OK);
-  assert_int_equal(desert_write_u8(w, 0x11), DESERT_OK);
-  assert_int_equal(fn(w), want);
-  assert_int_equal(desert_writer_size(w), 1);
-  assert_int_equal(desert_writer_status(w), want);
-  assert_int_equal(desert_write_u8(w, 0x22), want);
-  assert_int_equal(desert_writer_size(w), 1);
-  desert_writer_free(w);
+  ct_run_bad_write_checked(call_write, &fn, want, CT_CHECK_WRITER_STATUS);
 }
 
 /* ---- value comparison ------------------------------------------------------------------ */
