@@ -5,7 +5,10 @@
 #   ci        RelWithDebInfo, gcc, warnings as errors, NEON through SIMDe
 #   asan      Debug, AddressSanitizer + UndefinedBehaviorSanitizer
 #   clang-ci  as ci, with clang
-#   bash scripts/test.sh [preset...]        (default: ci asan clang-ci)
+#   fuzz      libFuzzer build (clang) and a bounded smoke run of every
+#             harness from its committed corpus (DESERT_FUZZ_SECONDS each,
+#             default 10; test/fuzz/README.md has the long-run commands)
+#   bash scripts/test.sh [preset...]        (default: ci asan clang-ci fuzz)
 # Environment: DESERT_BUILD_ROOT (default ./build; a preset builds in
 # $DESERT_BUILD_ROOT/<preset>), DESERT_JOBS (default 2), DESERT_SKIP_DEPS=1
 # (do not check packages). With CI=true, DESERT_REQUIRE_GOLDEN=1 is exported:
@@ -19,7 +22,7 @@ src=$(pwd)
 build_root=${DESERT_BUILD_ROOT:-$src/build}
 jobs=${DESERT_JOBS:-2}
 presets=("$@")
-[ ${#presets[@]} -gt 0 ] || presets=(ci asan clang-ci)
+[ ${#presets[@]} -gt 0 ] || presets=(ci asan clang-ci fuzz)
 
 if [ "${CI:-}" = true ] || [ "${CI:-}" = 1 ]; then
   export DESERT_REQUIRE_GOLDEN=1
@@ -66,6 +69,24 @@ run_stage() {
 
 for preset in "${presets[@]}"; do
   dir=$build_root/$preset
+  if [ "$preset" = fuzz ]; then
+    if ! run_stage fuzz configure env CC=clang cmake -S "$src" -B "$dir" -G Ninja \
+      -DCMAKE_BUILD_TYPE=RelWithDebInfo -DDESERT_BUILD_FUZZERS=ON -DDESERT_NEON_EMULATION=ON \
+      -DDESERT_BUILD_TOOLS=OFF -DDESERT_BUILD_EXAMPLES=OFF -DDESERT_WERROR=ON; then
+      failed=1
+      continue
+    fi
+    if ! run_stage fuzz build cmake --build "$dir" --target desert_fuzzers --parallel "$jobs"; then
+      failed=1
+      continue
+    fi
+    log=$dir/smoke.log
+    run_stage fuzz smoke bash -c 'set -o pipefail; bash "$1/test/fuzz/smoke.sh" "$2" "$3" 2>&1 |
+      tee "$4"' _ "$src" "$dir" "${DESERT_FUZZ_SECONDS:-10}" "$log" || failed=1
+    summary=$(grep -E '^fuzz smoke: ' "$log" 2>/dev/null | tail -n 1)
+    summaries+=("fuzz: ${summary:-no smoke summary (see $log)}")
+    continue
+  fi
   if ! run_stage "$preset" configure cmake --preset "$preset" -B "$dir"; then
     failed=1
     continue

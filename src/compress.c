@@ -229,6 +229,16 @@ static size_t inflate_bound(size_t csize) {
   return csize * 1032 + 1024;
 }
 
+/* First output capacity: the announced size is trusted only up to a small
+ * multiple of the compressed size; past that the output grows by doubling
+ * as inflating proves it is needed (inflate_grow), so a lying header costs
+ * O(csize) memory, not O(announced). */
+static size_t first_capacity(size_t plain, size_t csize, size_t limit) {
+  size_t guess = csize > (SIZE_MAX - 4096) / 4 ? SIZE_MAX : 4 * csize + 4096;
+  size_t c = plain < guess ? plain : guess;
+  return c < limit ? c : limit;
+}
+
 static struct libdeflate_decompressor *inflater(desert_reader *r, size_t at) {
   if (!r->inflater) {
     r->inflater = libdeflate_alloc_decompressor();
@@ -300,7 +310,7 @@ static desert_status read_raw_block(desert_reader *r, desert_bytes *out) {
   /* The plain length is only a capacity hint (SCHEMA.md §2.8). */
   size_t limit = inflate_bound(h.csize);
   if (limit > r->opt.max_decompressed) limit = r->opt.max_decompressed;
-  size_t first = h.plain < limit ? h.plain : limit;
+  size_t first = first_capacity(h.plain, h.csize, limit);
   uint8_t *dst = desert_arena_alloc(&r->arena, first, 1);
   if (!dst) return desert_r_fail(r, DESERT_E_NOMEM, h.data_at);
   uint8_t *res;
@@ -325,19 +335,34 @@ static desert_status read_zlib_block(desert_reader *r, desert_bytes *out) {
   }
   if (read_rest(r, &h)) return r->status;
   /* Java inflates into exactly `plain` bytes: a shorter result is padded
-   * with zeros, a longer one cut (SCHEMA.md §2.8). */
-  uint8_t *dst = desert_arena_alloc(&r->arena, h.plain, 1);
-  if (!dst) return desert_r_fail(r, DESERT_E_NOMEM, h.data_at);
+   * with zeros, a longer one cut (SCHEMA.md §2.8). Inflate first (growing
+   * the output as needed), pad afterwards, within a padding budget. */
   size_t limit = inflate_bound(h.csize);
   if (limit > r->opt.max_decompressed) limit = r->opt.max_decompressed;
   if (limit < h.plain) limit = h.plain;
+  size_t first = first_capacity(h.plain, h.csize, limit);
+  uint8_t *dst = desert_arena_alloc(&r->arena, first, 1);
+  if (!dst) return desert_r_fail(r, DESERT_E_NOMEM, h.data_at);
   uint8_t *res;
   size_t len;
   enum libdeflate_result lr =
-      inflate_grow(r, libdeflate_zlib_decompress_ex, &h, dst, h.plain, limit, h.plain, &res, &len);
+      inflate_grow(r, libdeflate_zlib_decompress_ex, &h, dst, first, limit, h.plain, &res, &len);
   if (r->status) return r->status;
   if (lr != LIBDEFLATE_SUCCESS) return desert_r_fail(r, DESERT_E_ZLIB_BLOCK, h.data_at);
-  if (len < h.plain) memset(res + len, 0, h.plain - len);
+  if (len < h.plain) {
+    /* Padding is not data: allow at most 64 KiB + 8 bytes per input byte. */
+    size_t budget = (r->len > (SIZE_MAX - 65536) / 8) ? SIZE_MAX : 8 * r->len + 65536;
+    if (h.plain - len > budget) return desert_r_fail(r, DESERT_E_LIMIT, h.plain_at);
+    if (res == dst && first >= h.plain) {
+      memset(res + len, 0, h.plain - len);
+    } else {
+      uint8_t *full = desert_arena_alloc(&r->arena, h.plain, 1);
+      if (!full) return desert_r_fail(r, DESERT_E_NOMEM, h.data_at);
+      if (len) memcpy(full, res, len);
+      memset(full + len, 0, h.plain - len);
+      res = full;
+    }
+  }
   out->ptr = res;
   out->len = h.plain;
   return DESERT_OK;
@@ -369,13 +394,38 @@ desert_status desert_read_compressed_zstd(desert_reader *r, desert_bytes *out) {
     r->zstd_d = ZSTD_createDCtx_advanced(zstd_mem(&r->opt.allocator));
     if (!r->zstd_d) return desert_r_fail(r, DESERT_E_NOMEM, h.data_at);
   }
-  uint8_t *dst = desert_arena_alloc(&r->arena, h.plain, 1);
-  if (!dst) return desert_r_fail(r, DESERT_E_NOMEM, h.data_at);
-  size_t got = ZSTD_decompressDCtx(r->zstd_d, dst, h.plain, h.data, h.csize);
+  /* The frame header's size is not trusted for the allocation: start at a
+   * small multiple of the compressed size and double while zstd reports
+   * dstSize_tooSmall (single-shot decoding allocates no window, and a
+   * retry costs at most the work already done). Temporary buffers come
+   * from the context allocator; the result is copied into the arena. */
+  const desert_allocator *a = &r->opt.allocator;
+  size_t cap = first_capacity(h.plain, h.csize, h.plain);
+  uint8_t *buf = NULL;
+  size_t got;
+  for (;;) {
+    buf = desert_mem_alloc(a, cap ? cap : 1);
+    if (!buf) return desert_r_fail(r, DESERT_E_NOMEM, h.data_at);
+    got = ZSTD_decompressDCtx(r->zstd_d, buf, cap, h.data, h.csize);
+    if (!ZSTD_isError(got) || ZSTD_getErrorCode(got) != ZSTD_error_dstSize_tooSmall ||
+        cap >= h.plain)
+      break;
+    desert_mem_free(a, buf, cap ? cap : 1);
+    cap = cap > h.plain / 2 ? h.plain : cap * 2;
+  }
+  desert_status st = DESERT_OK;
   if (ZSTD_isError(got) && ZSTD_getErrorCode(got) == ZSTD_error_memory_allocation)
-    return desert_r_fail(r, DESERT_E_NOMEM, h.data_at);
-  if (ZSTD_isError(got) || got != h.plain)
-    return desert_r_fail(r, DESERT_E_DECOMPRESSION, h.data_at);
+    st = DESERT_E_NOMEM;
+  else if (ZSTD_isError(got) || got != h.plain)
+    st = DESERT_E_DECOMPRESSION;
+  uint8_t *dst = NULL;
+  if (!st) {
+    dst = desert_arena_alloc(&r->arena, h.plain, 1);
+    if (!dst) st = DESERT_E_NOMEM;
+    else if (got) memcpy(dst, buf, got);
+  }
+  desert_mem_free(a, buf, cap ? cap : 1);
+  if (st) return desert_r_fail(r, st, h.data_at);
   out->ptr = dst;
   out->len = got;
   return DESERT_OK;

@@ -1,0 +1,94 @@
+# test/fuzz.cmake — the fuzz-backed tests. Included by test/CMakeLists.txt
+# (every test/*.cmake is).
+#  * replay_<target>: each harness test/fuzz/fuzz_<target>.c linked with the
+#    plain driver test/fuzz/replay_main.c (any compiler, any sanitizer set of
+#    DESERT_SANITIZE); ctest replays test/fuzz/corpus/<target>/ through it
+#    (test fuzz_replay_<target>; codec targets also once per runnable ISA).
+#    The golden target additionally replays ${DESERT_GOLDEN_DIR}/dataset1.bin
+#    and a few derived mutations in memory.
+#  * test_golden_sweeps, test_resource_bounds (test/test_*.c): the golden
+#    model codec and the harness helpers compiled in.
+#  * DESERT_BUILD_FUZZERS=ON with clang: the libFuzzer executables
+#    fuzz_<target> (test/fuzz/CMakeLists.txt).
+# SPDX-License-Identifier: MIT
+set(DESERT_FUZZ_TARGETS
+  values strings temporal golden evolution enum compressed refs roundtrip
+  kernel_bswap kernel_varint kernel_utf8 kernel_utf16 kernel_latin1)
+set(DESERT_FUZZ_SRC ${CMAKE_CURRENT_SOURCE_DIR}/fuzz)
+set(DESERT_FUZZ_CORPUS ${DESERT_FUZZ_SRC}/corpus)
+set(DESERT_FUZZ_SUPPORT ${CMAKE_CURRENT_SOURCE_DIR}/support)
+
+# Extra sources and include folders a harness needs.
+function(desert_fuzz_extras target name)
+  target_include_directories(${target} PRIVATE ${DESERT_FUZZ_SRC})
+  if(name STREQUAL "golden")
+    target_sources(${target} PRIVATE ${PROJECT_SOURCE_DIR}/examples/golden_model.c)
+    target_include_directories(${target} PRIVATE ${PROJECT_SOURCE_DIR}/examples)
+  elseif(name MATCHES "^kernel_")
+    target_sources(${target} PRIVATE ${DESERT_FUZZ_SUPPORT}/oracle.c)
+    target_include_directories(${target} PRIVATE ${DESERT_FUZZ_SUPPORT})
+  endif()
+endfunction()
+
+foreach(t ${DESERT_FUZZ_TARGETS})
+  add_executable(replay_${t} ${DESERT_FUZZ_SRC}/fuzz_${t}.c ${DESERT_FUZZ_SRC}/fuzz_common.c
+    ${DESERT_FUZZ_SRC}/replay_main.c)
+  target_link_libraries(replay_${t} PRIVATE desert_internal desert_warnings desert_sanitize)
+  desert_fuzz_extras(replay_${t} ${t})
+  set(_args ${DESERT_FUZZ_CORPUS}/${t})
+  if(t STREQUAL "golden")
+    list(APPEND _args --golden ${DESERT_GOLDEN_DIR}/dataset1.bin --mutations 48)
+  endif()
+  add_test(NAME fuzz_replay_${t} COMMAND replay_${t} ${_args})
+  set_tests_properties(fuzz_replay_${t} PROPERTIES LABELS "fuzz" TIMEOUT 600
+    PASS_REGULAR_EXPRESSION "replay: [0-9]+ inputs, 0 failed")
+  if(NOT t MATCHES "^kernel_")
+    # Kernel harnesses compare every runnable table themselves; the codec
+    # ones run once more per ISA (DESERT_FORCE_ISA), like the codec suites.
+    foreach(isa ${DESERT_TEST_ISAS})
+      add_test(NAME fuzz_replay_${t}@${isa} COMMAND replay_${t} ${_args})
+      set_tests_properties(fuzz_replay_${t}@${isa} PROPERTIES LABELS "fuzz;isa;${isa}"
+        TIMEOUT 600 ENVIRONMENT "DESERT_FORCE_ISA=${isa};DESERT_TEST_EXPECT_ISA=${isa}"
+        SKIP_RETURN_CODE 77 SKIP_REGULAR_EXPRESSION "SKIP: ISA"
+        PASS_REGULAR_EXPRESSION "replay: [0-9]+ inputs, 0 failed")
+    endforeach()
+  endif()
+endforeach()
+
+# Writes the seed-* inputs of the corpora (see test/fuzz/README.md).
+add_executable(desert_fuzz_make_seeds ${DESERT_FUZZ_SRC}/make_seeds.c
+  ${PROJECT_SOURCE_DIR}/examples/golden_model.c)
+target_include_directories(desert_fuzz_make_seeds PRIVATE ${PROJECT_SOURCE_DIR}/examples)
+target_link_libraries(desert_fuzz_make_seeds PRIVATE desert_internal desert_warnings desert_sanitize)
+
+if(TARGET test_golden_sweeps)
+  target_sources(test_golden_sweeps PRIVATE ${PROJECT_SOURCE_DIR}/examples/golden_model.c)
+  target_include_directories(test_golden_sweeps PRIVATE ${PROJECT_SOURCE_DIR}/examples)
+  find_package(Threads REQUIRED)
+  target_link_libraries(test_golden_sweeps PRIVATE Threads::Threads)
+endif()
+
+if(TARGET test_resource_bounds)
+  # Every harness, compiled without its LLVMFuzzerTestOneInput, so one
+  # process measures the allocations of all corpora.
+  foreach(t ${DESERT_FUZZ_TARGETS})
+    if(NOT t MATCHES "^kernel_")
+      target_sources(test_resource_bounds PRIVATE ${DESERT_FUZZ_SRC}/fuzz_${t}.c)
+    endif()
+  endforeach()
+  target_sources(test_resource_bounds PRIVATE ${DESERT_FUZZ_SRC}/fuzz_common.c
+    ${PROJECT_SOURCE_DIR}/examples/golden_model.c)
+  target_include_directories(test_resource_bounds PRIVATE ${DESERT_FUZZ_SRC}
+    ${PROJECT_SOURCE_DIR}/examples)
+  target_compile_definitions(test_resource_bounds PRIVATE FZ_NO_ENTRY=1
+    DESERT_FUZZ_CORPUS_DIR="${DESERT_FUZZ_CORPUS}")
+endif()
+
+if(DESERT_BUILD_FUZZERS)
+  if(CMAKE_C_COMPILER_ID MATCHES "Clang")
+    add_subdirectory(${DESERT_FUZZ_SRC} ${CMAKE_CURRENT_BINARY_DIR}/fuzz)
+  else()
+    message(WARNING "DESERT_BUILD_FUZZERS needs clang (CC=clang); the libFuzzer harnesses are "
+      "not built with ${CMAKE_C_COMPILER_ID}. The replay_<target> drivers are built anyway.")
+  endif()
+endif()
