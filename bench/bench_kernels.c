@@ -60,6 +60,13 @@ static bstate *bstate_new(size_t in_bytes, size_t out_bytes) {
   return s;
 }
 
+const uint8_t *bench_case_input(const void *state, size_t i, size_t *len) {
+  const bstate *s = state;
+  size_t v = i % BENCH_ROTATE;
+  *len = s->in_len[v];
+  return s->in[v];
+}
+
 /* ---- memcpy reference and byte swaps ---- */
 static void *setup_bytes(size_t size, size_t *bytes, size_t *items) {
   bstate *s = bstate_new(size, size);

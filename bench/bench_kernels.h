@@ -32,6 +32,12 @@ typedef struct bench_case {
 extern const bench_case bench_kernel_cases[];
 extern const size_t bench_kernel_case_count;
 
+/* Rotated input `i` (mod the rotation) of a state made by a case whose
+ * state is byte buffers (memcpy, the bswaps, the utf8_validate and
+ * utf8_to_latin1/utf16 cases, latin1_to_utf8): lets a reference row
+ * outside C (simdjson, in bench_main.cc) run on exactly the same inputs. */
+const uint8_t *bench_case_input(const void *state, size_t i, size_t *len);
+
 /* Runnable kernel tables (scalar first); emulated NEON only when asked. */
 size_t bench_tables(const struct desert_kernels **out, size_t max, int include_emulated);
 const char *bench_table_name(const struct desert_kernels *k);

@@ -24,6 +24,10 @@
 #include <string>
 #include <vector>
 
+#ifdef DESERT_BENCH_HAVE_SIMDJSON
+#include <simdjson.h>
+#endif
+
 extern "C" {
 #include "bench_codec.h"
 #include "bench_kernels.h"
@@ -75,6 +79,46 @@ void run_case(benchmark::State &state, const bench_case *c, const desert_kernels
   state.counters["bytes_per_op"] = static_cast<double>(bytes);
   state.SetLabel(k ? bench_table_name(k) : "reference");
 }
+
+#ifdef DESERT_BENCH_HAVE_SIMDJSON
+// simdjson reference rows: cases named "utf8_validate/..." only.
+bool simdjson_case(const bench_case *c) { return std::strncmp(c->name, "utf8_validate/", 14) == 0; }
+
+size_t simdjson_run(void *data, size_t i) {
+  size_t len = 0;
+  const uint8_t *in = bench_case_input(data, i, &len);
+  if (!simdjson::validate_utf8(reinterpret_cast<const char *>(in), len))
+    return static_cast<size_t>(-1);
+  return len;
+}
+
+// Setup and verification as run_case (the inputs are all valid UTF-8).
+void run_simdjson(benchmark::State &state, const bench_case *c, size_t size) {
+  size_t bytes = 0, items = 0;
+  void *data = c->setup(size, &bytes, &items);
+  if (!data) {
+    state.SkipWithError("setup failed (allocation)");
+    return;
+  }
+  for (size_t i = 0; i < 8; i++) {
+    if (simdjson_run(data, i) == static_cast<size_t>(-1)) {
+      c->teardown(data);
+      state.SkipWithError("wrong result");
+      return;
+    }
+  }
+  size_t i = 0;
+  for (auto _ : state) {
+    benchmark::DoNotOptimize(simdjson_run(data, i++));
+    benchmark::ClobberMemory();
+  }
+  c->teardown(data);
+  state.SetBytesProcessed(static_cast<int64_t>(state.iterations()) * static_cast<int64_t>(bytes));
+  state.SetItemsProcessed(static_cast<int64_t>(state.iterations()) * static_cast<int64_t>(items));
+  state.counters["bytes_per_op"] = static_cast<double>(bytes);
+  state.SetLabel(std::string("simdjson ") + simdjson::get_active_implementation()->name());
+}
+#endif
 
 // ---- codec suite --------------------------------------------------------------
 
@@ -193,6 +237,22 @@ int verify_all(const desert_kernels *const *tables, size_t nt, const std::vector
           std::printf("FAIL  %s: %s\n", name.c_str(), data ? "wrong result" : "setup failed");
         }
       }
+#ifdef DESERT_BENCH_HAVE_SIMDJSON
+      if (simdjson_case(c)) {
+        std::string name = std::string("kernel/") + c->name + "/simdjson/" + size_label(s);
+        size_t bytes = 0, items = 0;
+        void *data = c->setup(s, &bytes, &items);
+        bool ok = data != nullptr;
+        for (size_t i = 0; ok && i < 8; i++) ok = simdjson_run(data, i) != static_cast<size_t>(-1);
+        if (data) c->teardown(data);
+        if (ok) {
+          passed++;
+        } else {
+          failed++;
+          std::printf("FAIL  %s: %s\n", name.c_str(), data ? "wrong result" : "setup failed");
+        }
+      }
+#endif
     }
   }
   std::printf("verify: kernel suite: %d rows checked, %d failed\n", passed + failed, failed);
@@ -284,6 +344,12 @@ int main(int argc, char **argv) {
             std::string("kernel/") + c->name + "/" + table_label(tables[t]) + "/" + size_label(s);
         benchmark::RegisterBenchmark(name.c_str(), run_case, c, tables[t], s);
       }
+#ifdef DESERT_BENCH_HAVE_SIMDJSON
+      if (simdjson_case(c)) {
+        std::string name = std::string("kernel/") + c->name + "/simdjson/" + size_label(s);
+        benchmark::RegisterBenchmark(name.c_str(), run_simdjson, c, s);
+      }
+#endif
     }
   }
   for (const CodecRow &row : rows) benchmark::RegisterBenchmark(row.name.c_str(), run_codec, &row);

@@ -10,7 +10,9 @@ Usage: report.py RESULTS.json [-o REPORT.md] [--svg CHART.svg]
 
 What it reads (bench_main.cc names the rows):
   kernel/<case>/<isa>/<size>     kernel suite; gains are ratios to the
-                                 scalar table of the SAME run
+                                 scalar table of the SAME run; <isa> "ref"
+                                 (memcpy) and "simdjson" (simdjson::
+                                 validate_utf8) are reference rows
   codec/<key>/<impl>/<isa>       codec suite; <impl> is desert, memcpy,
                                  msgpack, protobuf-c or harness; counters
                                  case_no, rust_ref_ns, headline,
@@ -39,6 +41,7 @@ PUBLISHED = {
 }
 
 PEERS = ("msgpack", "protobuf-c")
+REFS = ("ref", "simdjson")  # kernel reference rows: memcpy; simdjson::validate_utf8
 RUST_TARGET = 3.0       # x faster than desert-rust, per case
 MEMCPY_TARGET = 1.5     # bulk cases within 1.5x of memcpy
 # Golden targets (ns): the headline rows (64 rotated inputs; encode with a fresh
@@ -120,11 +123,14 @@ def kernel_section(rows):
     table, isas, sizes = kernel_table(rows)
     if not table:
         return [], {}, [], []
-    simd = [i for i in isas if i not in ("scalar", "ref")]
+    simd = [i for i in isas if i not in ("scalar",) + REFS]
     lines = ["## 1. Kernel suite: gain over scalar", "",
              "GB/s (G values/s for varints) per kernel table and size; *gain* = scalar time / "
              "table time in this run. `memcpy` is the reference for bulk arrays. Emulated NEON "
-             "rows, if any, are marked `-emulated` and are not performance numbers.", ""]
+             "rows, if any, are marked `-emulated` and are not performance numbers. "
+             "*(simdjson)* rows: simdjson::validate_utf8 (its own runtime dispatch) on the same "
+             "inputs; in their gain columns, simdjson time / that table's time (above 1 = we "
+             "are faster).", ""]
     hdr = "| kernel | size | scalar | " + " | ".join("%s | gain" % i for i in simd) + " |"
     lines += [hdr, "|" + "---|" * (hdr.count("|") - 1)]
 
@@ -155,6 +161,13 @@ def kernel_section(rows):
             gains[case].setdefault(i, {})[size] = g
             row += [rate(v, values), fmt_x(g)]
         lines.append("| " + " | ".join(row) + " |")
+        sj = cell.get("simdjson")
+        if sj:
+            row = [case + " (simdjson)", size, rate(sj, values)]
+            for i in simd:
+                v = cell.get(i)
+                row += ["-", fmt_x(sj["cpu"] / v["cpu"]) if v and v["cpu"] > 0 else "-"]
+            lines.append("| " + " | ".join(row) + " |")
     return lines + [""], gains, simd, sizes
 
 

@@ -14,6 +14,7 @@ packages=(
   libcmocka-dev                                  # unit tests
   libbenchmark-dev                               # benchmarks
   libmsgpack-dev libprotobuf-c-dev protobuf-c-compiler  # benchmark peers (msgpack-c, protobuf-c)
+  libsimdjson-dev                                # benchmark reference (simdjson::validate_utf8)
   libjansson-dev                                 # JSON (DESIGN.md §7; src/json has its own parser today)
   python3 file binutils                          # test scripts, nm
 )

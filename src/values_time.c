@@ -386,7 +386,7 @@ desert_status desert_read_month(desert_reader *r, uint8_t *month) {
 desert_status desert_read_year(desert_reader *r, int32_t *year) {
   R_BEGIN(r, year);
   size_t at = r->pos;
-  int32_t v;
+  int32_t v = 0;
   if (get_i32_pattern(r, &v)) return r->status;
   if (!year_ok(v)) return invalid(r, at);
   *year = v;
