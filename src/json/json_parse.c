@@ -435,7 +435,9 @@ static bool parse_object(parser *ps, desert_json *out) {
   }
   size_t n = ps->nmems - base;
   size_t dup = 0;
-  if (has_duplicates(ps, ps->mems + base, n, &dup)) {
+  /* n >= 2 first: for an empty object ps->mems may still be NULL, and
+   * NULL + 0 is undefined behaviour (UBSan). */
+  if (n >= 2 && has_duplicates(ps, ps->mems + base, n, &dup)) {
     if (!ps->failed) perr(ps, "duplicate key \"%.64s\"", ps->mems[base + dup].key.str);
     return false;
   }
