@@ -398,6 +398,114 @@ static desert_status enc_enum(desert_types_ctx *c, const desert_type *t, const d
   return DESERT_OK;
 }
 
+#define DESERT_TYPES_BULK_CHUNK 512u
+
+/* Writes items[0..k) of fixed-width number type et (16 bits and wider)
+ * through the writer's bulk array calls when every item converts exactly as
+ * enc_builtin would and the writer cannot fail on the run (size-only mode, or
+ * the bytes fit where the output is now). Returns true when it wrote them;
+ * false (nothing written) sends the caller to the element-by-element path,
+ * which then reports any failure with its exact element and path. */
+static bool enc_fixed_chunk(desert_types_ctx *c, const desert_type *et, const desert_value *items,
+                            size_t k) {
+  desert_writer *w = c->w;
+  size_t width;
+  switch (et->kind) {
+  case DESERT_TYPE_I16:
+  case DESERT_TYPE_U16:
+    width = 2;
+    break;
+  case DESERT_TYPE_I32:
+  case DESERT_TYPE_U32:
+  case DESERT_TYPE_F32:
+    width = 4;
+    break;
+  case DESERT_TYPE_I64:
+  case DESERT_TYPE_U64:
+  case DESERT_TYPE_F64:
+    width = 8;
+    break;
+  default:
+    return false;
+  }
+  if (w->status) return false;
+  const desert_wtarget *tg = w->t;
+  if (tg->mode != DESERT_WMODE_COUNT && (tg->len > tg->cap || k * width > tg->cap - tg->len))
+    return false;
+  union {
+    uint64_t u64[DESERT_TYPES_BULK_CHUNK];
+    int64_t i64[DESERT_TYPES_BULK_CHUNK];
+    uint32_t u32[DESERT_TYPES_BULK_CHUNK];
+    int32_t i32[DESERT_TYPES_BULK_CHUNK];
+    uint16_t u16[DESERT_TYPES_BULK_CHUNK];
+    int16_t i16[DESERT_TYPES_BULK_CHUNK];
+  } buf;
+  int64_t i;
+  uint64_t u;
+  desert_status st;
+  switch (et->kind) {
+  case DESERT_TYPE_I16:
+    for (size_t j = 0; j < k; j++) {
+      if (!get_int(&items[j], INT16_MIN, INT16_MAX, &i)) return false;
+      buf.i16[j] = (int16_t)i;
+    }
+    st = desert_write_i16_array(w, buf.i16, k);
+    break;
+  case DESERT_TYPE_U16:
+    for (size_t j = 0; j < k; j++) {
+      if (!get_uint(&items[j], UINT16_MAX, &u)) return false;
+      buf.u16[j] = (uint16_t)u;
+    }
+    st = desert_write_u16_array(w, buf.u16, k);
+    break;
+  case DESERT_TYPE_I32:
+    for (size_t j = 0; j < k; j++) {
+      if (!get_int(&items[j], INT32_MIN, INT32_MAX, &i)) return false;
+      buf.i32[j] = (int32_t)i;
+    }
+    st = desert_write_i32_array(w, buf.i32, k);
+    break;
+  case DESERT_TYPE_U32:
+    for (size_t j = 0; j < k; j++) {
+      if (!get_uint(&items[j], UINT32_MAX, &u)) return false;
+      buf.u32[j] = (uint32_t)u;
+    }
+    st = desert_write_u32_array(w, buf.u32, k);
+    break;
+  case DESERT_TYPE_F32: /* the bits, as desert_write_f32_bits writes them */
+    for (size_t j = 0; j < k; j++) {
+      if (items[j].kind != DESERT_VALUE_FLOAT || items[j].as.bits > UINT32_MAX) return false;
+      buf.u32[j] = (uint32_t)items[j].as.bits;
+    }
+    st = desert_write_u32_array(w, buf.u32, k);
+    break;
+  case DESERT_TYPE_I64:
+    for (size_t j = 0; j < k; j++) {
+      if (!get_int(&items[j], INT64_MIN, INT64_MAX, &i)) return false;
+      buf.i64[j] = i;
+    }
+    st = desert_write_i64_array(w, buf.i64, k);
+    break;
+  case DESERT_TYPE_U64:
+    for (size_t j = 0; j < k; j++) {
+      if (!get_uint(&items[j], UINT64_MAX, &u)) return false;
+      buf.u64[j] = u;
+    }
+    st = desert_write_u64_array(w, buf.u64, k);
+    break;
+  default: /* F64 */
+    for (size_t j = 0; j < k; j++) {
+      if (items[j].kind != DESERT_VALUE_FLOAT) return false;
+      buf.u64[j] = items[j].as.bits;
+    }
+    st = desert_write_u64_array(w, buf.u64, k);
+    break;
+  }
+  /* Cannot fail (checked above); should it, the element path sees the
+   * sticky status at the chunk's first element. */
+  return st == DESERT_OK;
+}
+
 static desert_status enc_coll(desert_types_ctx *c, const desert_type *t, const desert_value *v) {
   if (v->kind != DESERT_VALUE_SEQ) return BAD("expected an array");
   const size_t n = v->as.seq.count;
@@ -411,6 +519,24 @@ static desert_status enc_coll(desert_types_ctx *c, const desert_type *t, const d
     return wnote(c);
   }
   const desert_type *pair[2] = {t->u.coll.element, t->u.coll.value};
+  if (!t->u.coll.unknown_form && t->kind != DESERT_TYPE_MAP) {
+    /* Known-size runs of fixed-width numbers: chunks through the bulk array
+     * writers; a chunk that cannot go that way takes the element path. */
+    const desert_type *et = desert_type_resolve(t->u.coll.element);
+    if (et && et->kind >= DESERT_TYPE_I16 && et->kind <= DESERT_TYPE_F64) {
+      for (size_t base = 0; base < n; base += DESERT_TYPES_BULK_CHUNK) {
+        size_t k = n - base < DESERT_TYPES_BULK_CHUNK ? n - base : DESERT_TYPES_BULK_CHUNK;
+        if (enc_fixed_chunk(c, et, v->as.seq.items + base, k)) continue;
+        for (size_t i = base; i < base + k; i++) {
+          desert_types_push_index(c, i);
+          desert_status st = enc(c, et, &v->as.seq.items[i]);
+          if (st) return st;
+          desert_types_pop(c);
+        }
+      }
+      return DESERT_OK;
+    }
+  }
   for (size_t i = 0; i < n; i++) {
     if (t->u.coll.unknown_form && desert_write_stream_item(w)) return wnote(c);
     desert_types_push_index(c, i);
