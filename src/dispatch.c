@@ -34,12 +34,6 @@
 #include "desert/kernels.h"
 #include "kernels.h"
 
-/* Exposed for test_dispatch.c, which declares the same prototype: the pure
- * decision, given the variable's value (NULL = unset) and CPU feature bits.
- * Kept out of the public headers on purpose. */
-const desert_kernels *desert_dispatch_choose(const char *force_value, uint32_t cpu_features,
-                                             desert_override_outcome *outcome);
-
 /* ---- the tables of this build --------------------------------------------- */
 
 static const desert_kernels *desert_table_compiled(desert_isa isa) {

@@ -39,6 +39,7 @@
 #include <stdint.h>
 
 #include "desert/common.h"
+#include "desert/kernels.h"
 #include "desert_build_config.h"
 
 #ifdef __cplusplus
@@ -156,6 +157,13 @@ const desert_kernels *desert_kernels_default(void);
 /* The table for isa if it is compiled in and runnable here, else NULL.
  * DESERT_ISA_AUTO gives the process default. */
 const desert_kernels *desert_kernels_for(desert_isa isa);
+
+/* The pure dispatch decision behind desert_kernels_default(): the table for
+ * a DESERT_FORCE_ISA value (NULL = unset) and CPU feature bits, with the
+ * override outcome in *outcome when not NULL. Internal (tests call it to
+ * check every feature set without changing the environment). */
+const desert_kernels *desert_dispatch_choose(const char *force_value, uint32_t cpu_features,
+                                             desert_override_outcome *outcome);
 
 /* Fills out[0..max) with every compiled and runnable table (scalar first,
  * emulated NEON included) and returns how many there are. For tests and

@@ -17,10 +17,6 @@
 #include "desert/kernels.h"
 #include "kernels.h"
 
-/* The decision function of src/dispatch.c (internal; same prototype). */
-const desert_kernels *desert_dispatch_choose(const char *force_value, uint32_t cpu_features,
-                                             desert_override_outcome *outcome);
-
 static const char *outcome_name(desert_override_outcome o) {
   switch (o) {
   case DESERT_OVERRIDE_NONE:

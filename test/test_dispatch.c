@@ -11,11 +11,6 @@
 #include "desert_build_config.h"
 #include "test_util.h"
 
-/* Internal decision function of src/dispatch.c (not in any header on
- * purpose; the prototype there is identical). */
-const desert_kernels *desert_dispatch_choose(const char *force_value, uint32_t cpu_features,
-                                             desert_override_outcome *outcome);
-
 /* ---- tables ---------------------------------------------------------------------------- */
 
 /* Every table compiled in, runnable here or not. */
