@@ -65,6 +65,10 @@ static void set_uint(desert_value *v, uint64_t u) {
   v->kind = DESERT_VALUE_UINT;
   v->as.u = u;
 }
+static void set_float_bits(desert_value *v, uint64_t bits) {
+  v->kind = DESERT_VALUE_FLOAT;
+  v->as.bits = bits;
+}
 
 /* A SEQ of n INT components. */
 static desert_value *seq_ints(desert_types_ctx *c, desert_value *out, size_t n) {
@@ -118,68 +122,26 @@ static desert_status dec_builtin(desert_types_ctx *c, const desert_type *t, dese
     out->as.b = b;
     return DESERT_OK;
   }
-  case DESERT_TYPE_I8: {
-    int8_t v;
-    if (desert_read_i8(r, &v)) return rnote(c);
-    set_int(out, v);
-    return DESERT_OK;
+  /* Fixed-width numbers: read, then store as an int, uint or float bit
+   * pattern (floats keep their exact bits, NaN payloads included). */
+#define DEC_NUM(KIND, T, READ, STORE) \
+  case KIND: {                        \
+    T v;                              \
+    if (READ(r, &v)) return rnote(c); \
+    STORE;                            \
+    return DESERT_OK;                 \
   }
-  case DESERT_TYPE_I16: {
-    int16_t v;
-    if (desert_read_i16(r, &v)) return rnote(c);
-    set_int(out, v);
-    return DESERT_OK;
-  }
-  case DESERT_TYPE_I32: {
-    int32_t v;
-    if (desert_read_i32(r, &v)) return rnote(c);
-    set_int(out, v);
-    return DESERT_OK;
-  }
-  case DESERT_TYPE_I64: {
-    int64_t v;
-    if (desert_read_i64(r, &v)) return rnote(c);
-    set_int(out, v);
-    return DESERT_OK;
-  }
-  case DESERT_TYPE_U8: {
-    uint8_t v;
-    if (desert_read_u8(r, &v)) return rnote(c);
-    set_uint(out, v);
-    return DESERT_OK;
-  }
-  case DESERT_TYPE_U16: {
-    uint16_t v;
-    if (desert_read_u16(r, &v)) return rnote(c);
-    set_uint(out, v);
-    return DESERT_OK;
-  }
-  case DESERT_TYPE_U32: {
-    uint32_t v;
-    if (desert_read_u32(r, &v)) return rnote(c);
-    set_uint(out, v);
-    return DESERT_OK;
-  }
-  case DESERT_TYPE_U64: {
-    uint64_t v;
-    if (desert_read_u64(r, &v)) return rnote(c);
-    set_uint(out, v);
-    return DESERT_OK;
-  }
-  case DESERT_TYPE_F32: {
-    uint32_t v;
-    if (desert_read_f32_bits(r, &v)) return rnote(c);
-    out->kind = DESERT_VALUE_FLOAT;
-    out->as.bits = v;
-    return DESERT_OK;
-  }
-  case DESERT_TYPE_F64: {
-    uint64_t v;
-    if (desert_read_f64_bits(r, &v)) return rnote(c);
-    out->kind = DESERT_VALUE_FLOAT;
-    out->as.bits = v;
-    return DESERT_OK;
-  }
+    DEC_NUM(DESERT_TYPE_I8, int8_t, desert_read_i8, set_int(out, v))
+    DEC_NUM(DESERT_TYPE_I16, int16_t, desert_read_i16, set_int(out, v))
+    DEC_NUM(DESERT_TYPE_I32, int32_t, desert_read_i32, set_int(out, v))
+    DEC_NUM(DESERT_TYPE_I64, int64_t, desert_read_i64, set_int(out, v))
+    DEC_NUM(DESERT_TYPE_U8, uint8_t, desert_read_u8, set_uint(out, v))
+    DEC_NUM(DESERT_TYPE_U16, uint16_t, desert_read_u16, set_uint(out, v))
+    DEC_NUM(DESERT_TYPE_U32, uint32_t, desert_read_u32, set_uint(out, v))
+    DEC_NUM(DESERT_TYPE_U64, uint64_t, desert_read_u64, set_uint(out, v))
+    DEC_NUM(DESERT_TYPE_F32, uint32_t, desert_read_f32_bits, set_float_bits(out, v))
+    DEC_NUM(DESERT_TYPE_F64, uint64_t, desert_read_f64_bits, set_float_bits(out, v))
+#undef DEC_NUM
   case DESERT_TYPE_UNIT:
     out->kind = DESERT_VALUE_NULL;
     return DESERT_OK;
