@@ -195,10 +195,11 @@ desert_status desert_bigint_from_decimal(const char *text, size_t len, uint8_t *
 
 size_t desert_bigint_text_bound(size_t n) {
   /* 8*log10(2) < 2.41 digits per byte, plus a sign; the conversion also
-   * keeps a copy of the magnitude (n bytes) in the buffer while it works. */
+   * keeps the magnitude (n bytes, rounded up to 32-bit limbs) at the front
+   * of the buffer while the digits grow from the end. */
   if (n == 0) return 1;
-  if (n > (SIZE_MAX - 2) / 4) return SIZE_MAX;
-  return 4 * n + 2;
+  if (n > (SIZE_MAX - 8) / 4) return SIZE_MAX;
+  return 4 * n + 8;
 }
 
 desert_status desert_bigint_to_decimal(const uint8_t *twos_be, size_t n, char *out, size_t cap,
@@ -211,32 +212,39 @@ desert_status desert_bigint_to_decimal(const uint8_t *twos_be, size_t n, char *o
     return DESERT_OK;
   }
   bool neg = (twos_be[0] & 0x80u) != 0;
-  /* Magnitude at the front of out (as bytes); digits grow from the end. */
+  /* Magnitude at the front of out as big-endian 32-bit limbs (zero padded
+   * at the top to whole limbs); digits grow from the end. Dividing 32 bits
+   * at a time by 10^9 (the remainder stays below 10^9, so rem << 32 | limb
+   * fits in 64 bits) takes a quarter of the divisions of a byte-wise pass:
+   * the conversion is still quadratic, and this keeps a maximal 64 KiB
+   * value (FORMAT.md §8.3 via the reader's limit) near a second. */
+  const size_t pad = (4 - n % 4) % 4, limbs = (n + pad) / 4;
   uint8_t *mag = (uint8_t *)out;
-  memcpy(mag, twos_be, n);
+  memset(mag, 0, pad);
+  memcpy(mag + pad, twos_be, n);
   if (neg) {
     unsigned c = 1;
-    for (size_t k = n; k-- > 0;) {
+    for (size_t k = n + pad; k-- > pad;) {
       unsigned t = (uint8_t)~mag[k] + c;
       mag[k] = (uint8_t)t;
       c = t >> 8;
     }
   }
-  size_t lo = 0; /* first non-zero magnitude byte */
-  while (lo < n && mag[lo] == 0) lo++;
+  size_t lo = 0; /* first non-zero limb */
+  while (lo < limbs && desert_get_be32(mag + 4 * lo) == 0) lo++;
   char *d = out + cap; /* digits are written backwards from here */
-  while (lo < n) {
+  while (lo < limbs) {
     uint64_t rem = 0;
-    for (size_t k = lo; k < n; k++) {
-      uint64_t cur = (rem << 8) | mag[k];
-      mag[k] = (uint8_t)(cur / TEN9);
+    for (size_t k = lo; k < limbs; k++) {
+      uint64_t cur = (rem << 32) | desert_get_be32(mag + 4 * k);
+      desert_put_be32(mag + 4 * k, (uint32_t)(cur / TEN9));
       rem = cur % TEN9;
     }
-    while (lo < n && mag[lo] == 0) lo++;
+    while (lo < limbs && desert_get_be32(mag + 4 * lo) == 0) lo++;
     /* 9 digits of the chunk; only the last (most significant) one is
      * trimmed of leading zeros. */
     for (int k = 0; k < 9; k++) {
-      if (lo >= n && rem == 0) break;
+      if (lo >= limbs && rem == 0) break;
       *--d = (char)('0' + rem % 10);
       rem /= 10;
     }
