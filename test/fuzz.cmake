@@ -14,6 +14,12 @@
 set(DESERT_FUZZ_TARGETS
   values strings temporal golden evolution enum compressed refs roundtrip
   kernel_bswap kernel_varint kernel_utf8 kernel_utf16 kernel_latin1)
+# The schema-layer harnesses also need the JSON layer (src/json): the replay
+# drivers link desert::json, the libFuzzer build compiles it with coverage.
+if(TARGET desert_json)
+  list(APPEND DESERT_FUZZ_TARGETS types schema_json)
+endif()
+set(DESERT_FUZZ_JSON_TARGETS types schema_json)
 set(DESERT_FUZZ_SRC ${CMAKE_CURRENT_SOURCE_DIR}/fuzz)
 set(DESERT_FUZZ_CORPUS ${DESERT_FUZZ_SRC}/corpus)
 set(DESERT_FUZZ_SUPPORT ${CMAKE_CURRENT_SOURCE_DIR}/support)
@@ -27,6 +33,8 @@ function(desert_fuzz_extras target name)
   elseif(name MATCHES "^kernel_")
     target_sources(${target} PRIVATE ${DESERT_FUZZ_SUPPORT}/oracle.c)
     target_include_directories(${target} PRIVATE ${DESERT_FUZZ_SUPPORT})
+  elseif(name IN_LIST DESERT_FUZZ_JSON_TARGETS)
+    target_sources(${target} PRIVATE ${DESERT_FUZZ_SRC}/fuzz_schema_util.c)
   endif()
 endfunction()
 
@@ -34,6 +42,9 @@ foreach(t ${DESERT_FUZZ_TARGETS})
   add_executable(replay_${t} ${DESERT_FUZZ_SRC}/fuzz_${t}.c ${DESERT_FUZZ_SRC}/fuzz_common.c
     ${DESERT_FUZZ_SRC}/replay_main.c)
   target_link_libraries(replay_${t} PRIVATE desert_internal desert_warnings desert_sanitize)
+  if(t IN_LIST DESERT_FUZZ_JSON_TARGETS)
+    target_link_libraries(replay_${t} PRIVATE desert::json)
+  endif()
   desert_fuzz_extras(replay_${t} ${t})
   set(_args ${DESERT_FUZZ_CORPUS}/${t})
   if(t STREQUAL "golden")
@@ -61,6 +72,15 @@ add_executable(desert_fuzz_make_seeds ${DESERT_FUZZ_SRC}/make_seeds.c
 target_include_directories(desert_fuzz_make_seeds PRIVATE ${PROJECT_SOURCE_DIR}/examples)
 target_link_libraries(desert_fuzz_make_seeds PRIVATE desert_internal desert_warnings desert_sanitize)
 
+# Writes the seed-* inputs of the schema-layer corpora (types, schema_json).
+if(TARGET desert_json)
+  add_executable(desert_fuzz_make_schema_seeds ${DESERT_FUZZ_SRC}/make_schema_seeds.c
+    ${DESERT_FUZZ_SRC}/fuzz_schema_util.c ${DESERT_FUZZ_SRC}/fuzz_common.c)
+  target_include_directories(desert_fuzz_make_schema_seeds PRIVATE ${DESERT_FUZZ_SRC})
+  target_link_libraries(desert_fuzz_make_schema_seeds PRIVATE desert_internal desert::json
+    desert_warnings desert_sanitize)
+endif()
+
 if(TARGET test_golden_sweeps)
   target_sources(test_golden_sweeps PRIVATE ${PROJECT_SOURCE_DIR}/examples/golden_model.c)
   target_include_directories(test_golden_sweeps PRIVATE ${PROJECT_SOURCE_DIR}/examples)
@@ -78,6 +98,11 @@ if(TARGET test_resource_bounds)
   endforeach()
   target_sources(test_resource_bounds PRIVATE ${DESERT_FUZZ_SRC}/fuzz_common.c
     ${PROJECT_SOURCE_DIR}/examples/golden_model.c)
+  if(TARGET desert_json)
+    target_sources(test_resource_bounds PRIVATE ${DESERT_FUZZ_SRC}/fuzz_schema_util.c)
+    target_link_libraries(test_resource_bounds PRIVATE desert::json)
+    target_compile_definitions(test_resource_bounds PRIVATE DESERT_FUZZ_HAVE_JSON=1)
+  endif()
   target_include_directories(test_resource_bounds PRIVATE ${DESERT_FUZZ_SRC}
     ${PROJECT_SOURCE_DIR}/examples)
   target_compile_definitions(test_resource_bounds PRIVATE FZ_NO_ENTRY=1

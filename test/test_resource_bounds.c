@@ -39,6 +39,10 @@ int fz_target_enum(const uint8_t *data, size_t size);
 int fz_target_compressed(const uint8_t *data, size_t size);
 int fz_target_refs(const uint8_t *data, size_t size);
 int fz_target_roundtrip(const uint8_t *data, size_t size);
+#ifdef DESERT_FUZZ_HAVE_JSON
+int fz_target_types(const uint8_t *data, size_t size);
+int fz_target_schema_json(const uint8_t *data, size_t size);
+#endif
 
 static size_t bound(size_t n, size_t d) { return fz_bound(n, d); }
 
@@ -54,7 +58,11 @@ static const target targets[] = {
     {"temporal", fz_target_temporal}, {"golden", fz_target_golden},
     {"evolution", fz_target_evolution}, {"enum", fz_target_enum},
     {"compressed", fz_target_compressed}, {"refs", fz_target_refs},
-    {"roundtrip", fz_target_roundtrip}};
+    {"roundtrip", fz_target_roundtrip},
+#ifdef DESERT_FUZZ_HAVE_JSON
+    {"types", fz_target_types},       {"schema_json", fz_target_schema_json},
+#endif
+};
 
 static uint8_t *slurp(const char *path, size_t *len) {
   FILE *f = fopen(path, "rb");
