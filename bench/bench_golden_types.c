@@ -8,36 +8,31 @@
  * shifted by k * 10^6 and `int` + k, legacy form, 242,540 B; variant 0 IS the
  * file), built in setup with the hand-written codec.
  *
- * Why the runtime graph and not the static C-struct descriptors
- * (desert_cstruct): a desert_cstruct field can only be a scalar, a string,
- * bytes, a uuid, unit, an embedded record or a desert_clist. TestModel1 has
- * fields the C-struct API has no desert_ctype for:
- *   - `either` (Either[String, Boolean]) and `tried` (Try[ListElement2]);
- *   - ListElement2, an enum (no enum ctype; its Second case also needs a
- *     transient optional field, which the cstruct API does handle);
- *   - `option`: Option[Map[String, ListElement2]] — no map / tuple ctype;
- *   - PersistedThrowable.cause: a recursive Option[PersistedThrowable];
- *     DESERT_C_RECORD embeds the nested struct by value (size = nested
- *     size), so a record cannot contain itself (no pointer-to-record ctype).
- * Since the top-level record cannot be described, desert_cstruct_encode /
- * _decode cannot run the golden model at all. What the cstruct API CAN say:
- * ListElement1, the `list` field's unknown-size form (desert_cfield
- * .unknown_form), `array` as a list of DESERT_C_I64 (element by element, no
- * bulk path), `set` (FieldAdded, default empty = zero), `string` (FieldAdded
- * default through the defaults callback), unit, and StackTraceElement: its
- * hand-written layout (00, 3 x Option<String>, var_u32) is byte for byte a
- * version-0 record with three optional String fields and a var_u32 field
- * (the 00 is the version byte) — with one difference: the hand-written codec
- * ignores and keeps whatever the leading byte is, a record reader rejects a
- * non-zero byte without a header (dataset1.bin has 00 everywhere). The
- * runtime graph below uses that same record for StackTraceElement.
+ * The same model through the static C-struct descriptors (desert_cstruct,
+ * examples/golden_cstruct_model.h: enums with a transient constructor and a
+ * transient field, Either, Try, Option[Map] as an optional list of 2-tuple
+ * records, the recursive cause as a pointer to a record, NULL = None) runs
+ * in the _cstruct rows: desert_cstruct_decode into C structs (lists and
+ * causes in the reader's arena, the 30000 longs in one bulk read) and
+ * desert_cstruct_encode back. StackTraceElement is described there as a
+ * version-0 record with three optional String fields and a var_u32 field:
+ * the hand-written layout (00, 3 x Option<String>, var_u32) byte for byte,
+ * the 00 being the version byte — except that the hand-written codec keeps
+ * whatever the leading byte is, a record reader rejects a non-zero byte
+ * without a header (dataset1.bin has 00 everywhere). The runtime graph
+ * below uses that same record for StackTraceElement.
  *
  * Rows: codec/c16_golden_decode_types/desert/<isa> (reused reader, value
  * arena reset per op), codec/c16_golden_encode_types/desert/<isa> (modern
  * form, 242,534 B, fresh writer per op like c16_golden_encode) and
  * codec/c16_golden_encode_types_reused/desert/<isa> (reused writer, like
  * c16_golden_encode_reused: the fresh rows also time the writer's first-touch
- * page faults, which differ between the two rows' heaps). */
+ * page faults, which differ between the two rows' heaps); and for the
+ * C-struct descriptors codec/c16_golden_decode_cstruct/desert/<isa> (reused
+ * reader), codec/c16_golden_encode_cstruct/desert/<isa> (fresh writer) and
+ * codec/c16_golden_encode_cstruct_reused/desert/<isa> (reused writer), the
+ * counterparts of the hand-written c16_golden_decode / _encode /
+ * _encode_reused rows of bench_codec.c on the same inputs. */
 #include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -48,6 +43,7 @@
 #include "desert.h"
 #include "desert/types.h"
 #include "desert_build_config.h"
+#include "golden_cstruct_model.h"
 #include "golden_model.h"
 
 #define K CODEC_K
@@ -221,6 +217,8 @@ typedef struct gt_state {
   desert_reader *vr[K]; /* value trees of the variants (views into var[k]) */
   desert_value_arena *va[K];
   desert_value *tree[K];
+  desert_reader *cr[K]; /* C structs of the variants (cstruct rows; arrays in cr[k]) */
+  gcs_model cm[K];
 } gt_state;
 
 static void gt_free(void *p) {
@@ -228,6 +226,7 @@ static void gt_free(void *p) {
   if (!g) return;
   for (unsigned k = 0; k < K; k++) {
     desert_reader_free(g->vr[k]);
+    desert_reader_free(g->cr[k]);
     desert_value_arena_free(g->va[k]);
     free(g->var[k]);
   }
@@ -271,6 +270,10 @@ static void *gt_setup(desert_isa isa, int fresh, codec_info *info) {
   }
   g->tm1 = golden_type_build(g->set, info->fail, sizeof info->fail);
   if (!g->tm1) goto fail;
+  if (desert_cstruct_check(&gcs_model_desc)) {
+    snprintf(info->fail, sizeof info->fail, "golden cstruct: the descriptors do not check");
+    goto fail;
+  }
   golden_model m0;
   desert_reader_begin(hr, g->file, g->file_len);
   if (golden_model_read(hr, &m0)) {
@@ -308,6 +311,20 @@ static void *gt_setup(desert_isa isa, int fresh, codec_info *info) {
       snprintf(info->fail, sizeof info->fail,
                "golden types: variant %u does not decode: %s at offset %zu, path '%.80s' %.60s", k,
                desert_status_name(err.status), err.offset, err.path, err.message);
+      goto fail;
+    }
+    /* the C structs the cstruct encode rows write */
+    if (desert_reader_create(&g->opt, &g->cr[k])) {
+      free(arr);
+      goto fail;
+    }
+    desert_reader_begin(g->cr[k], g->var[k], g->var_len[k]);
+    if (desert_cstruct_decode(g->cr[k], &gcs_model_desc, &g->cm[k])) {
+      free(arr);
+      snprintf(info->fail, sizeof info->fail,
+               "golden cstruct: variant %u does not decode: %s at offset %zu", k,
+               desert_status_name(desert_reader_status(g->cr[k])),
+               desert_reader_error_offset(g->cr[k]));
       goto fail;
     }
   }
@@ -359,6 +376,32 @@ static uint64_t bench_golden_types_run_encode(void *p, size_t i) {
     desert_writer_reset(w);
   }
   desert_type_encode(w, g->tm1, g->tree[i % K], NULL, NULL);
+  size_t len;
+  const uint8_t *d = desert_writer_data(w, &len);
+  uint64_t r = d && len ? (uint64_t)d[len - 1] + len : 0;
+  if (g->fresh) desert_writer_free(w);
+  return r;
+}
+
+static uint64_t bench_golden_cstruct_run_decode(void *p, size_t i) {
+  gt_state *g = p;
+  unsigned k = (unsigned)(i % K);
+  gcs_model m;
+  desert_reader_begin(g->r, g->var[k], g->var_len[k]);
+  if (desert_cstruct_decode(g->r, &gcs_model_desc, &m)) return 0;
+  const int64_t *arr = m.array.items;
+  return (uint64_t)arr[m.array.count - 1] + m.vector.count + m.option.count;
+}
+
+static uint64_t bench_golden_cstruct_run_encode(void *p, size_t i) {
+  gt_state *g = p;
+  desert_writer *w = g->w;
+  if (g->fresh) {
+    if (desert_writer_create(&g->opt, &w)) return 0;
+  } else {
+    desert_writer_reset(w);
+  }
+  desert_cstruct_encode(w, &gcs_model_desc, &g->cm[i % K]);
   size_t len;
   const uint8_t *d = desert_writer_data(w, &len);
   uint64_t r = d && len ? (uint64_t)d[len - 1] + len : 0;
@@ -476,6 +519,95 @@ static int bench_golden_types_verify(void *p, char *msg, size_t cap) {
   return bad;
 }
 
+static int cs_str_is(desert_str s, const char *t) {
+  return s.len == strlen(t) && !memcmp(s.ptr, t, s.len);
+}
+
+/* Spot checks of README §2 on the C structs of variant k (the byte-for-byte
+ * re-encodings check the rest). */
+static int gcs_check(const gcs_model *m, unsigned k, char *msg, size_t cap) {
+  const int64_t *arr = m->array.items;
+  const gcs_element1 *list = m->list.items;
+  const desert_str *set = m->set.items;
+  if (m->byte_ != -10 || m->int_ != -2000000000 + (int32_t)k ||
+      !cs_str_is(m->string, "Example data set"))
+    return codec_fail(msg, cap, "golden cstruct variant %u: scalar fields differ", k);
+  if (m->array.count != 30000)
+    return codec_fail(msg, cap, "golden cstruct variant %u: array length differs", k);
+  for (size_t j = 0; j < 30000; j++)
+    if (arr[j] != (int64_t)j + 1 + (int64_t)k * 1000000)
+      return codec_fail(msg, cap, "golden cstruct variant %u: array[%zu] differs", k, j);
+  if (m->list.count != 3 || !cs_str_is(list[2].id, "aaa") || m->set.count != 2 ||
+      !cs_str_is(set[1], "world") || !m->has_option || m->option.count != 3)
+    return codec_fail(msg, cap, "golden cstruct variant %u: list/set/option differ", k);
+  return 0;
+}
+
+static int bench_golden_cstruct_verify(void *p, char *msg, size_t cap) {
+  gt_state *g = p;
+  desert_writer *lw = NULL, *mw = NULL;
+  desert_reader *chk = NULL;
+  if (desert_writer_create(&g->legacy, &lw) || desert_writer_create(&g->opt, &mw) ||
+      desert_reader_create(&g->opt, &chk)) {
+    desert_writer_free(lw);
+    desert_writer_free(mw);
+    return codec_fail(msg, cap, "golden cstruct: cannot create contexts");
+  }
+  int bad = 0;
+  for (unsigned k = 0; k < K && !bad; k++) {
+    if (!bench_golden_cstruct_run_decode(g, k)) {
+      bad = codec_fail(msg, cap, "golden cstruct variant %u: decode failed: %s at offset %zu", k,
+                       desert_status_name(desert_reader_status(g->r)),
+                       desert_reader_error_offset(g->r));
+      break;
+    }
+    gcs_model m;
+    desert_reader_begin(g->r, g->var[k], g->var_len[k]);
+    if (desert_cstruct_decode(g->r, &gcs_model_desc, &m) ||
+        desert_reader_offset(g->r) != g->var_len[k]) {
+      bad = codec_fail(msg, cap, "golden cstruct variant %u: consumed %zu of %zu bytes", k,
+                       desert_reader_offset(g->r), g->var_len[k]);
+      break;
+    }
+    if ((bad = gcs_check(&m, k, msg, cap))) break;
+    /* legacy re-encoding: the input byte for byte (variant 0: the file) */
+    desert_writer_reset(lw);
+    desert_cstruct_encode(lw, &gcs_model_desc, &m);
+    size_t llen;
+    const uint8_t *ld = desert_writer_data(lw, &llen);
+    if ((bad = codec_check_bytes("golden cstruct legacy re-encoding", ld, llen, g->var[k],
+                                 g->var_len[k], msg, cap)))
+      break;
+    /* encode rows: the timed path; its modern form (242,534 B) decodes back
+     * and re-encodes in legacy form to variant k */
+    (void)bench_golden_cstruct_run_encode(g, k);
+    desert_writer_reset(mw);
+    desert_cstruct_encode(mw, &gcs_model_desc, &g->cm[k]);
+    size_t mlen;
+    const uint8_t *modern = desert_writer_data(mw, &mlen);
+    if (desert_writer_status(mw) || mlen != 242534) {
+      bad = codec_fail(msg, cap, "golden cstruct variant %u: modern encoding is %zu bytes (%s)", k,
+                       mlen, desert_status_name(desert_writer_status(mw)));
+      break;
+    }
+    gcs_model m2;
+    desert_reader_begin(chk, modern, mlen);
+    if (desert_cstruct_decode(chk, &gcs_model_desc, &m2) || desert_reader_offset(chk) != mlen) {
+      bad = codec_fail(msg, cap, "golden cstruct variant %u: modern form does not decode fully", k);
+      break;
+    }
+    desert_writer_reset(lw);
+    desert_cstruct_encode(lw, &gcs_model_desc, &m2);
+    ld = desert_writer_data(lw, &llen);
+    bad = codec_check_bytes("golden cstruct modern -> legacy", ld, llen, g->var[k], g->var_len[k],
+                            msg, cap);
+  }
+  desert_writer_free(lw);
+  desert_writer_free(mw);
+  desert_reader_free(chk);
+  return bad;
+}
+
 static void bench_golden_types_free(void *p) { gt_free(p); }
 
 // clang-format off
@@ -492,6 +624,18 @@ const codec_case bench_golden_types_cases[] = {
      "encode the golden value tree through the desert_type graph, reused writer", 16,
      CODEC_PER_ISA | CODEC_FAULTS, 0, 0, bench_golden_types_setup_reused,
      bench_golden_types_verify, bench_golden_types_run_encode, bench_golden_types_free},
+    {"c16_golden_decode_cstruct", "desert",
+     "decode dataset1.bin (242,540 B) into C structs through desert_cstruct descriptors", 16,
+     CODEC_PER_ISA | CODEC_FAULTS, 0, 0, bench_golden_types_setup_reused,
+     bench_golden_cstruct_verify, bench_golden_cstruct_run_decode, bench_golden_types_free},
+    {"c16_golden_encode_cstruct", "desert",
+     "encode the golden C structs through desert_cstruct descriptors (modern form, 242,534 B), fresh writer",
+     16, CODEC_PER_ISA | CODEC_FAULTS, 0, 0, bench_golden_types_setup_fresh,
+     bench_golden_cstruct_verify, bench_golden_cstruct_run_encode, bench_golden_types_free},
+    {"c16_golden_encode_cstruct_reused", "desert",
+     "encode the golden C structs through desert_cstruct descriptors, reused writer", 16,
+     CODEC_PER_ISA | CODEC_FAULTS, 0, 0, bench_golden_types_setup_reused,
+     bench_golden_cstruct_verify, bench_golden_cstruct_run_encode, bench_golden_types_free},
 };
 // clang-format on
 const size_t bench_golden_types_case_count =

@@ -399,10 +399,57 @@ DESERT_API void desert_type_error_json_path(const desert_type_error *err, char *
  * Strings and byte blocks are views (desert_str / desert_bytes): on decode
  * they point into the input (keep it alive); lists are desert_clist
  * {items, count} whose items array a decode allocates in the reader's arena
- * (valid until the next desert_reader_begin/reset/free). Fields the data does
- * not hold (transient fields, FieldAdded fields of older data) are left
- * zeroed and then passed to the descriptor's `defaults` callback, if any.
- * desert_cstruct_check validates a descriptor once (do it in a test). */
+ * (valid until the next desert_reader_begin/reset/free), as are the structs
+ * that DESERT_C_PTR fields point to. Fields the data does not hold
+ * (transient fields, FieldAdded fields of older data) are left zeroed and
+ * then passed to the descriptor's `defaults` callback, if any.
+ * desert_cstruct_check validates a descriptor once (do it in a test).
+ *
+ * Bases. A desert_cfield describes a value relative to a base address: the
+ * struct for a record's fields, one element slot for a list's element
+ * descriptor (`sub`, slot size `sub_size`). The parts of an OPTION, EITHER
+ * or TRY value are other members of the same base (a flag, the payloads),
+ * so their sub-descriptors use that same base; an enum is a struct of its
+ * own (tag + payloads, often a union) described once by a desert_cenum:
+ *
+ *   typedef struct second { uint8_t uuid[16]; bool has_desc; desert_str desc; } second;
+ *   typedef struct elem2 {                 // enum ListElement2 { First(String), Second(...) }
+ *     uint32_t kind;                       // declaration index of the case
+ *     union { first_case first; second second; } u;
+ *   } elem2;
+ *   typedef struct m {
+ *     bool ok; desert_str err; int32_t val; // Either[String, Int]
+ *     bool has_e; elem2 e;                 // Option[ListElement2] (not a record field flag)
+ *     desert_clist pairs;                  // Map[String, Int]: a list of 2-tuples
+ *     struct m *next;                      // Option[M], recursive: NULL = None
+ *   } m;
+ *   static const desert_case_desc e2_names[] = {{"First", 0}, {"Second", 0}};
+ *   static const desert_ccase e2_cases[] = {
+ *     DESERT_CCASE(elem2, u.first, &first_desc), DESERT_CCASE(elem2, u.second, &second_desc)};
+ *   static const desert_cenum e2 =
+ *     DESERT_CENUM(elem2, kind, "ListElement2", e2_names, true, e2_cases);
+ *   static const desert_cfield m_c[] = {
+ *     DESERT_CFIELD_EITHER(m, ok, DESERT_CFIELD(m, err, DESERT_C_STRING),
+ *                          DESERT_CFIELD(m, val, DESERT_C_I32)),
+ *     DESERT_CFIELD_OPTION(m, has_e, DESERT_CFIELD_ENUM(m, e, &e2)),
+ *     DESERT_CFIELD_LIST(m, pairs, DESERT_C_RECORD, &pair_desc),  // DESERT_CSTRUCT_TUPLE
+ *     DESERT_CFIELD_PTR(m, next, &m_desc)};  // record field flagged DESERT_FIELD_OPTIONAL
+ *
+ * Try[A] is DESERT_CFIELD_TRY(S, is_success, failure, success) where the
+ * failure is a record field of a PersistedThrowable descriptor (FORMAT.md
+ * §10; examples/golden_cstruct_model.h has one, stack trace and recursive
+ * cause included).
+ *
+ * Lists of any element kind (lists of options, of lists, of enums...) take a
+ * general element descriptor: DESERT_CFIELD_LISTOF(S, f, ElemType, elem)
+ * with `elem` relative to one ElemType slot. Lists of fixed-width numbers
+ * stored contiguously are read and written in bulk.
+ *
+ * Recursion. A descriptor may reach itself again only through a DESERT_C_PTR
+ * or a list (both hold the recursive struct out of line); every level is a
+ * record, so decoding and encoding stop at options.max_depth
+ * (DESERT_E_DEPTH). An optional record field or an OPTION whose value is a
+ * DESERT_C_PTR may do without a flag (DESERT_CFIELD_NO_FLAG): NULL is None. */
 
 typedef enum desert_ctype {
   DESERT_C_BOOL = 1,     /* bool */
@@ -425,10 +472,23 @@ typedef enum desert_ctype {
   DESERT_C_UUID,         /* uint8_t[16] */
   DESERT_C_UNIT,         /* no storage (offset ignored) */
   DESERT_C_RECORD,       /* an embedded struct described by `nested` */
-  DESERT_C_LIST          /* desert_clist of `elem` (for DESERT_C_RECORD: of `nested`) */
+  DESERT_C_LIST,         /* desert_clist of `sub` (slots of sub_size bytes), else of `elem`
+                          * (for DESERT_C_RECORD: of `nested`); also sets and maps */
+  DESERT_C_OPTION,       /* Option: bool at `present` (may be NO_FLAG when sub[0] is a
+                          * PTR: NULL = None), the value of sub[0]; `offset` unused */
+  DESERT_C_EITHER,       /* Either/Result: bool at `present` (true = Right/Ok), sub[0] the
+                          * Left (Err), sub[1] the Right (Ok) value; `offset` unused */
+  DESERT_C_TRY,          /* Scala Try: bool at `present` (true = Success), sub[0] the
+                          * Failure (a PersistedThrowable record, FORMAT.md §10), sub[1]
+                          * the Success value; `offset` unused */
+  DESERT_C_ENUM,         /* the struct of an enum described by `cenum` (its tag and
+                          * payloads) at `offset` */
+  DESERT_C_PTR           /* pointer to a struct described by `nested` (arena-allocated on
+                          * decode; NULL = None where the value is optional) */
 } desert_ctype;
 
 typedef struct desert_cstruct desert_cstruct;
+typedef struct desert_cenum desert_cenum;
 
 /* A list field: items points to count elements of the element's C type. */
 typedef struct desert_clist {
@@ -438,14 +498,39 @@ typedef struct desert_clist {
 
 #define DESERT_CFIELD_NO_FLAG ((size_t)-1)
 
-typedef struct desert_cfield {
+typedef struct desert_cfield desert_cfield;
+struct desert_cfield {
   desert_ctype ctype;
-  size_t offset;                /* offsetof(struct, field) */
-  size_t present;               /* optional fields: offsetof the bool "is Some" flag */
-  desert_ctype elem;            /* DESERT_C_LIST: the element type */
-  const desert_cstruct *nested; /* DESERT_C_RECORD, or a list of records */
+  size_t offset;                /* offsetof(struct, field), from the base */
+  size_t present;               /* optional fields and OPTION: offsetof the bool "is Some";
+                                 * EITHER: "is Right"; TRY: "is Success" */
+  desert_ctype elem;            /* DESERT_C_LIST without `sub`: the element type */
+  const desert_cstruct *nested; /* DESERT_C_RECORD, DESERT_C_PTR, or a list of records */
   bool unknown_form;            /* DESERT_C_LIST: writers use the unknown-size form */
-} desert_cfield;
+  const desert_cfield *sub;     /* LIST: the element (slot-relative); OPTION: sub[0] the value;
+                                 * EITHER/TRY: sub[0], sub[1] (same base as this field) */
+  size_t sub_size;              /* LIST with `sub`: bytes per element slot */
+  const desert_cenum *cenum;    /* DESERT_C_ENUM */
+};
+
+/* One enum case: its payload record and where its struct is stored in the
+ * enum's C struct (cases may share storage in a union). */
+typedef struct desert_ccase {
+  const desert_cstruct *payload; /* NULL: a case without fields (the empty record,
+                                  * byte 00) or a transient case */
+  size_t offset;                 /* offsetof the payload struct in the enum's struct */
+} desert_ccase;
+
+/* An enum (FORMAT.md §15) stored as a C struct of its own: a 4-byte tag
+ * (uint32_t or a C enum: the case's declaration index) and the payloads.
+ * The case list is record.h's (names, transient cases, declaration or
+ * sorted ids). */
+struct desert_cenum {
+  desert_enum_desc desc;
+  const desert_ccase *cases; /* desc.case_count of them, declaration order */
+  size_t tag_offset;         /* offsetof the tag */
+  size_t size;               /* sizeof the enum's struct */
+};
 
 struct desert_cstruct {
   desert_record_desc record;    /* names, flags and evolution of the fields */
@@ -456,25 +541,99 @@ struct desert_cstruct {
   void (*defaults)(void *obj, size_t index);
 };
 
+/* Field names "_1".."_22" of tuples (FORMAT.md §7), for DESERT_CSTRUCT_TUPLE. */
+DESERT_API extern const desert_field_desc desert_ctuple_fields[22];
+
+/* Initializers of desert_cfield (all members spelled out: the sub-field
+ * arguments of OPTION/EITHER/TRY/LISTOF are braced initializers themselves,
+ * so they cannot be passed through another macro). The compound literals
+ * they create have static storage only at file scope: declare descriptors
+ * that use them at file scope. */
 #define DESERT_CFIELD(S, f, ct) \
-  { (ct), offsetof(S, f), DESERT_CFIELD_NO_FLAG, (desert_ctype)0, NULL, false }
+  { (ct), offsetof(S, f), DESERT_CFIELD_NO_FLAG, (desert_ctype)0, NULL, false, NULL, 0, NULL }
 #define DESERT_CFIELD_OPT(S, f, ct, flag) \
-  { (ct), offsetof(S, f), offsetof(S, flag), (desert_ctype)0, NULL, false }
+  { (ct), offsetof(S, f), offsetof(S, flag), (desert_ctype)0, NULL, false, NULL, 0, NULL }
 #define DESERT_CFIELD_RECORD(S, f, desc) \
-  { DESERT_C_RECORD, offsetof(S, f), DESERT_CFIELD_NO_FLAG, (desert_ctype)0, (desc), false }
+  { DESERT_C_RECORD, offsetof(S, f), DESERT_CFIELD_NO_FLAG, (desert_ctype)0, (desc), false, NULL, 0, NULL }
+/* An optional record field holding a record: flag = its "is Some" bool. */
+#define DESERT_CFIELD_RECORD_OPT(S, f, desc, flag) \
+  { DESERT_C_RECORD, offsetof(S, f), offsetof(S, flag), (desert_ctype)0, (desc), false, NULL, 0, NULL }
 #define DESERT_CFIELD_LIST(S, f, et, desc) \
-  { DESERT_C_LIST, offsetof(S, f), DESERT_CFIELD_NO_FLAG, (et), (desc), false }
+  { DESERT_C_LIST, offsetof(S, f), DESERT_CFIELD_NO_FLAG, (et), (desc), false, NULL, 0, NULL }
+/* An optional record field holding a list (flag: its "is Some" bool). */
+#define DESERT_CFIELD_LIST_OPT(S, f, et, desc, flag) \
+  { DESERT_C_LIST, offsetof(S, f), offsetof(S, flag), (et), (desc), false, NULL, 0, NULL }
+/* A list written in the unknown-size form (Scala List, FORMAT.md §5.2). */
+#define DESERT_CFIELD_LIST_STREAM(S, f, et, desc) \
+  { DESERT_C_LIST, offsetof(S, f), DESERT_CFIELD_NO_FLAG, (et), (desc), true, NULL, 0, NULL }
+/* A list of ET slots whose element `elem` (a desert_cfield initializer
+ * relative to ET) may be of any kind. */
+#define DESERT_CFIELD_LISTOF(S, f, ET, elem)                                                     \
+  { DESERT_C_LIST, offsetof(S, f), DESERT_CFIELD_NO_FLAG, (desert_ctype)0, NULL, false,          \
+    (const desert_cfield[]){elem}, sizeof(ET), NULL }
+/* Option of any value: flag = the "is Some" bool, inner = a desert_cfield
+ * initializer on the same struct. */
+#define DESERT_CFIELD_OPTION(S, flag, inner)                                                     \
+  { DESERT_C_OPTION, 0, offsetof(S, flag), (desert_ctype)0, NULL, false,                         \
+    (const desert_cfield[]){inner}, 0, NULL }
+/* Option of a pointer to a struct of `desc` without a flag: NULL is None. */
+#define DESERT_CFIELD_OPTION_PTR(S, f, desc)                                                     \
+  { DESERT_C_OPTION, 0, DESERT_CFIELD_NO_FLAG, (desert_ctype)0, NULL, false,                     \
+    (const desert_cfield[]){DESERT_CFIELD_PTR(S, f, desc)}, 0, NULL }
+/* Either[L, R]: right = the "is Right" bool; left/right initializers on S. */
+#define DESERT_CFIELD_EITHER(S, right, left_f, right_f)                                          \
+  { DESERT_C_EITHER, 0, offsetof(S, right), (desert_ctype)0, NULL, false,                        \
+    (const desert_cfield[]){left_f, right_f}, 0, NULL }
+/* Try[A]: success = the "is Success" bool; failure_f a record field of a
+ * PersistedThrowable descriptor, success_f the A. */
+#define DESERT_CFIELD_TRY(S, success, failure_f, success_f)                                      \
+  { DESERT_C_TRY, 0, offsetof(S, success), (desert_ctype)0, NULL, false,                         \
+    (const desert_cfield[]){failure_f, success_f}, 0, NULL }
+/* A member of S that is an enum's struct (desert_cenum). */
+#define DESERT_CFIELD_ENUM(S, f, ce) \
+  { DESERT_C_ENUM, offsetof(S, f), DESERT_CFIELD_NO_FLAG, (desert_ctype)0, NULL, false, NULL, 0, (ce) }
+/* A pointer to a struct of `desc`; as an optional record field NULL is None. */
+#define DESERT_CFIELD_PTR(S, f, desc) \
+  { DESERT_C_PTR, offsetof(S, f), DESERT_CFIELD_NO_FLAG, (desert_ctype)0, (desc), false, NULL, 0, NULL }
 #define DESERT_CFIELD_UNIT \
-  { DESERT_C_UNIT, 0, DESERT_CFIELD_NO_FLAG, (desert_ctype)0, NULL, false }
+  { DESERT_C_UNIT, 0, DESERT_CFIELD_NO_FLAG, (desert_ctype)0, NULL, false, NULL, 0, NULL }
+/* Element descriptors for DESERT_CFIELD_LISTOF when the slot is the value
+ * itself (offset 0). */
+#define DESERT_CELEM(ct) \
+  { (ct), 0, DESERT_CFIELD_NO_FLAG, (desert_ctype)0, NULL, false, NULL, 0, NULL }
+#define DESERT_CELEM_RECORD(desc) \
+  { DESERT_C_RECORD, 0, DESERT_CFIELD_NO_FLAG, (desert_ctype)0, (desc), false, NULL, 0, NULL }
+#define DESERT_CELEM_ENUM(ce) \
+  { DESERT_C_ENUM, 0, DESERT_CFIELD_NO_FLAG, (desert_ctype)0, NULL, false, NULL, 0, (ce) }
+#define DESERT_CELEM_LIST(et, desc) \
+  { DESERT_C_LIST, 0, DESERT_CFIELD_NO_FLAG, (et), (desc), false, NULL, 0, NULL }
+#define DESERT_CELEM_PTR(desc) \
+  { DESERT_C_PTR, 0, DESERT_CFIELD_NO_FLAG, (desert_ctype)0, (desc), false, NULL, 0, NULL }
+/* Case `member` of enum struct E has the payload record payload_desc. */
+#define DESERT_CCASE(E, member, payload_desc) { (payload_desc), offsetof(E, member) }
+#define DESERT_CCASE_NONE { NULL, 0 } /* a case without fields, or a transient case */
+/* The enum stored as struct E with its 4-byte tag in member `tag` (the size
+ * is checked at compile time); case_descs: record.h's desert_case_desc
+ * array, ccases: one desert_ccase per case. */
+#define DESERT_CENUM(E, tag, name, case_descs, sorted, ccases)                                  \
+  { DESERT_ENUM_DESC(name, case_descs, sorted), (ccases),                                      \
+    offsetof(E, tag) + 0 * sizeof(char[sizeof(((E *)0)->tag) == 4 ? 1 : -1]), sizeof(E) }
 #define DESERT_CSTRUCT(S, name, fields, steps, cfields, defaults_fn) \
   { DESERT_RECORD_DESC(name, fields, steps), (cfields), sizeof(S), (defaults_fn) }
 #define DESERT_CSTRUCT_V0(S, name, fields, cfields, defaults_fn) \
   { DESERT_RECORD_DESC_V0(name, fields), (cfields), sizeof(S), (defaults_fn) }
+/* A tuple (FORMAT.md §7; map entries are 2-tuples): a version-0 record of
+ * fields "_1".."_n", n = the number of cfields (at most 22). */
+#define DESERT_CSTRUCT_TUPLE(S, cfields) \
+  { { "Tuple", desert_ctuple_fields, DESERT_COUNTOF(cfields), NULL, 0 }, (cfields), sizeof(S), NULL }
 
 /* Validates a descriptor and everything it reaches: the record description
- * (desert_record_desc_check), C types, offsets inside the struct, optional
- * fields with a flag, nested descriptors present. DESERT_OK or
- * DESERT_E_ARGUMENT. */
+ * (desert_record_desc_check), C types, offsets inside the struct (or slot),
+ * optional fields with a flag (or a PTR), nested, sub and enum descriptors
+ * present and valid (case names, one desert_ccase per case, payloads inside
+ * the base), and that the descriptor graph only reaches itself again
+ * through a PTR or a list (a cycle through embedded values would describe
+ * an infinite struct). DESERT_OK or DESERT_E_ARGUMENT. */
 DESERT_API desert_status desert_cstruct_check(const desert_cstruct *d);
 /* Writes the struct at obj as a record (FORMAT.md §13). */
 DESERT_API desert_status desert_cstruct_encode(desert_writer *w, const desert_cstruct *d,
