@@ -20,21 +20,20 @@ install(TARGETS desert EXPORT desertTargets
   RUNTIME DESTINATION ${CMAKE_INSTALL_BINDIR} COMPONENT desert_runtime
   INCLUDES DESTINATION ${CMAKE_INSTALL_INCLUDEDIR})
 
-# Shared builds: the JSON layer's library (src/json, desert::json) is needed
-# at run time by the installed tools, so its shared object is installed too.
-# (It is not exported for find_package yet: that is the JSON layer's own
-# install rule to write.) Installed programs find the libraries relative to
+# The JSON layer (src/json, desert::json: schema documents, JSON values,
+# the testee protocol; header include/desert/json.h) is installed and
+# exported beside the core: find_package(desert) gives desert::json too.
+if(TARGET desert_json)
+  install(TARGETS desert_json EXPORT desertTargets
+    ARCHIVE DESTINATION ${CMAKE_INSTALL_LIBDIR} COMPONENT desert_development
+    LIBRARY DESTINATION ${CMAKE_INSTALL_LIBDIR} COMPONENT desert_runtime
+            NAMELINK_COMPONENT desert_development)
+endif()
+
+# Shared builds: installed programs find the libraries relative to
 # themselves.
 get_target_property(_desert_type desert TYPE)
 if(_desert_type STREQUAL "SHARED_LIBRARY")
-  if(TARGET desert_json)
-    get_target_property(_desert_json_type desert_json TYPE)
-    if(_desert_json_type STREQUAL "SHARED_LIBRARY")
-      install(TARGETS desert_json
-        LIBRARY DESTINATION ${CMAKE_INSTALL_LIBDIR} COMPONENT desert_runtime
-                NAMELINK_SKIP)
-    endif()
-  endif()
   if(NOT APPLE AND NOT WIN32 AND EXISTS "${PROJECT_SOURCE_DIR}/tools/CMakeLists.txt"
      AND DESERT_BUILD_TOOLS)
     file(RELATIVE_PATH _rel "/${CMAKE_INSTALL_BINDIR}" "/${CMAKE_INSTALL_LIBDIR}")

@@ -13,7 +13,7 @@
 #include <string.h>
 
 #include "desert_build_config.h"
-#include "desert_json.h"
+#include "desert/json.h"
 #include "test_util.h"
 
 /* Compact JSON text of a parsed value (lone surrogates come out escaped). */

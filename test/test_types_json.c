@@ -15,7 +15,7 @@
 #include <string.h>
 
 #include "desert_build_config.h"
-#include "desert_json.h"
+#include "desert/json.h"
 #include "sha256.h"
 #include "test_util.h"
 

@@ -2,7 +2,7 @@
  * (`desert encode`, `desert decode`, tools/cli_encode.c and cli_decode.c)
  * and the helpers they share (tools/cli_schema.c): command-line parsing of
  * --schema, the option flags of SCHEMA.md §1.8, file input and output. They
- * use the JSON layer (desert::json, src/json/desert_json.h).
+ * use the JSON layer (desert::json, include/desert/json.h).
  * SPDX-License-Identifier: MIT */
 #ifndef DESERT_TOOLS_CLI_SCHEMA_H
 #define DESERT_TOOLS_CLI_SCHEMA_H
@@ -11,7 +11,7 @@
 #include <stdio.h>
 
 #include "cli.h"
-#include "desert_json.h"
+#include "desert/json.h"
 
 /* ---- subcommands (registered in tools/desert_cli.c) ------------------------ */
 int cli_cmd_encode(int argc, char **argv);

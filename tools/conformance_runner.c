@@ -28,7 +28,7 @@
 #include <time.h>
 #include <unistd.h>
 
-#include "desert_json.h"
+#include "desert/json.h"
 
 /* ---- the testee process ------------------------------------------------------------ */
 

@@ -8,7 +8,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "desert_json.h"
+#include "desert/json.h"
 
 /* Lines longer than this are answered with BadRequest and skipped. */
 #define MAX_LINE ((size_t)256 << 20)

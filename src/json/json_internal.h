@@ -5,7 +5,7 @@
 #ifndef DESERT_JSON_INTERNAL_H
 #define DESERT_JSON_INTERNAL_H
 
-#include "desert_json.h"
+#include "desert/json.h"
 
 typedef enum desert_json_comp {
   DESERT_JSON_COMP_INT = 0, /* integer in [lo, hi] */

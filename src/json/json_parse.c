@@ -11,7 +11,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "desert_json.h"
+#include "desert/json.h"
 
 typedef struct parser {
   const unsigned char *p, *end, *start;

@@ -25,7 +25,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#include "desert_json.h"
+#include "desert/json.h"
 #include "fuzz_common.h"
 
 /* Node budget and limits of every decode the harnesses make. */

@@ -2,8 +2,9 @@
 # test/install_consumer/run.sh — the install-and-consume test (ctest
 # `install_consumer`, see test/install.cmake):
 #   1. `cmake --install` the build tree into a fresh prefix under WORK;
-#   2. configure, build and run this folder's consumer through
-#      find_package(desert CONFIG REQUIRED) -> desert::desert;
+#   2. configure, build and run this folder's consumers through
+#      find_package(desert CONFIG REQUIRED) -> desert::desert (main.c) and
+#      desert::json (json_main.c);
 #   3. compile and run the same main.c with the flags of `pkg-config desert`
 #      (PKG_CONFIG_PATH pointing into the prefix; --static for a static
 #      libdesert, the pkg-config way to get its Requires.private).
@@ -24,7 +25,7 @@ prefix=$WORK/prefix
 step "install $BUILD_DIR into $prefix"
 "$CMAKE" --install "$BUILD_DIR" --prefix "$prefix" ${CONFIG:+--config "$CONFIG"}
 
-for f in include/desert.h include/desert/common.h include/desert/kernels.h; do
+for f in include/desert.h include/desert/common.h include/desert/kernels.h include/desert/json.h; do
   [ -f "$prefix/$f" ] || { echo "missing after install: $f" >&2; exit 1; }
 done
 config=$(find "$prefix" -path '*/cmake/desert/desert-config.cmake' | head -n 1)
@@ -56,6 +57,7 @@ gen_args=()
   -DCMAKE_C_FLAGS="$EXTRA_CFLAGS" -DCMAKE_BUILD_TYPE=Debug
 "$CMAKE" --build "$WORK/consumer-cmake" --verbose
 "$WORK/consumer-cmake/consumer"
+"$WORK/consumer-cmake/consumer_json"
 
 step "consumer through pkg-config ($pc)"
 export PKG_CONFIG_PATH=$(dirname "$pc")

@@ -1,4 +1,4 @@
-/* src/json/desert_json.h — the JSON layer of libdesert (target desert::json):
+/* include/desert/json.h — the JSON layer of libdesert (target desert::json):
  * a strict JSON parser that keeps numbers as exact text, schema documents
  * (SCHEMA.md part 1) loaded into desert_type graphs, JSON values <-> value
  * trees (part 2) with the canonical output text, and the conformance testee
