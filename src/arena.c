@@ -18,6 +18,7 @@ void desert_arena_init(desert_arena *a, const desert_allocator *alloc) {
   a->alloc = alloc;
   a->head = a->cur = NULL;
   a->total = 0;
+  a->touched = false;
 }
 
 static uint8_t *block_data(desert_arena_block *b) { return (uint8_t *)b + DESERT_ARENA_HDR; }
@@ -34,6 +35,7 @@ static size_t fit(desert_arena_block *b, size_t size, size_t align) {
 void *desert_arena_alloc(desert_arena *a, size_t size, size_t align) {
   if (align == 0 || (align & (align - 1)) != 0 || align > 64) return NULL;
   if (size == 0) size = 1; /* distinct allocations get distinct addresses */
+  a->touched = true;
   for (desert_arena_block *b = a->cur; b; b = b->next) {
     size_t off = fit(b, size, align);
     if (off != SIZE_MAX) {
@@ -66,6 +68,7 @@ void *desert_arena_alloc(desert_arena *a, size_t size, size_t align) {
 }
 
 void desert_arena_reset(desert_arena *a) {
+  a->touched = false;
   if (a->cur == a->head && (!a->head || a->head->used == 0)) return; /* untouched */
   for (desert_arena_block *b = a->head; b; b = b->next) b->used = 0;
   a->cur = a->head;
@@ -80,4 +83,5 @@ void desert_arena_free(desert_arena *a) {
   }
   a->head = a->cur = NULL;
   a->total = 0;
+  a->touched = false;
 }

@@ -14,12 +14,18 @@ typedef struct desert_arena {
   desert_arena_block *head; /* first block */
   desert_arena_block *cur;  /* block being filled */
   size_t total;             /* bytes of all blocks (for limits and reports) */
+  bool touched;             /* allocated from since the last reset: lets a
+                             * reset of an unused arena be one inline test */
 } desert_arena;
 
 void desert_arena_init(desert_arena *a, const desert_allocator *alloc);
 /* NULL on allocator failure or size overflow. align: power of two <= 64. */
 void *desert_arena_alloc(desert_arena *a, size_t size, size_t align);
 void desert_arena_reset(desert_arena *a);
+/* desert_arena_reset only when something was allocated since the last one. */
+DESERT_INLINE void desert_arena_reset_if_used(desert_arena *a) {
+  if (a->touched) desert_arena_reset(a);
+}
 void desert_arena_free(desert_arena *a);
 
 #endif

@@ -27,27 +27,30 @@ void desert_mem_free(const desert_allocator *a, void *p, size_t n) {
 
 desert_status desert_options_resolve(const desert_options *opt, desert_options *out,
                                      const desert_kernels **kernels) {
-  desert_options o;
-  desert_options_init(&o);
+  /* Validated in place and copied once: this runs at every context
+   * create. Nothing is written to *out on failure. */
+  desert_options dflt;
   if (opt) {
     /* Only this header's layout exists so far; a different size means the
      * caller was compiled against another version of the struct. */
     if (opt->struct_size != sizeof(desert_options)) return DESERT_E_ARGUMENT;
-    o = *opt;
+  } else {
+    desert_options_init(&dflt);
+    opt = &dflt;
   }
-  if ((o.allocator.alloc == NULL) != (o.allocator.free == NULL)) return DESERT_E_ARGUMENT;
-  if (o.flags & ~(unsigned)DESERT_KNOWN_FLAGS) return DESERT_E_ARGUMENT;
-  if (o.compression != DESERT_COMPRESSION_RAW && o.compression != DESERT_COMPRESSION_ZLIB)
+  if ((opt->allocator.alloc == NULL) != (opt->allocator.free == NULL)) return DESERT_E_ARGUMENT;
+  if (opt->flags & ~(unsigned)DESERT_KNOWN_FLAGS) return DESERT_E_ARGUMENT;
+  if (opt->compression != DESERT_COMPRESSION_RAW && opt->compression != DESERT_COMPRESSION_ZLIB)
     return DESERT_E_ARGUMENT;
-  if (o.compression_level < -1 || o.compression_level > 22) return DESERT_E_ARGUMENT;
-  if ((unsigned)o.isa >= (unsigned)DESERT_ISA_COUNT_) return DESERT_E_ARGUMENT;
-  if (o.max_length == 0) o.max_length = DESERT_DEFAULT_MAX_LENGTH;
-  if (o.max_collection == 0) o.max_collection = DESERT_DEFAULT_MAX_COLLECTION;
-  if (o.max_depth == 0) o.max_depth = DESERT_DEFAULT_MAX_DEPTH;
-  if (o.max_decompressed == 0) o.max_decompressed = DESERT_DEFAULT_MAX_DECOMPRESSED;
-  const desert_kernels *k = desert_kernels_for(o.isa);
+  if (opt->compression_level < -1 || opt->compression_level > 22) return DESERT_E_ARGUMENT;
+  if ((unsigned)opt->isa >= (unsigned)DESERT_ISA_COUNT_) return DESERT_E_ARGUMENT;
+  const desert_kernels *k = desert_kernels_for(opt->isa);
   if (!k) return DESERT_E_ISA_UNAVAILABLE;
-  *out = o;
+  *out = *opt;
+  if (out->max_length == 0) out->max_length = DESERT_DEFAULT_MAX_LENGTH;
+  if (out->max_collection == 0) out->max_collection = DESERT_DEFAULT_MAX_COLLECTION;
+  if (out->max_depth == 0) out->max_depth = DESERT_DEFAULT_MAX_DEPTH;
+  if (out->max_decompressed == 0) out->max_decompressed = DESERT_DEFAULT_MAX_DECOMPRESSED;
   *kernels = k;
   return DESERT_OK;
 }

@@ -102,6 +102,20 @@ DESERT_INLINE bool desert_is_ascii_short(const uint8_t *p, size_t n) {
   return (acc & 0x8080808080808080ull) == 0;
 }
 
+/* Zeroes n bytes (n a compile-time constant in practice) with 32-byte
+ * stores. For a constant size above 64 bytes gcc emits `rep stosq`, whose
+ * start-up cost on AMD Zen dominated creating a context (measured: ~20%
+ * of bench case 1); these stores take a few cycles. */
+DESERT_INLINE void desert_zero(void *p, size_t n) {
+  unsigned char *q = (unsigned char *)p;
+  while (n >= 32) {
+    memset(q, 0, 32);
+    q += 32;
+    n -= 32;
+  }
+  memset(q, 0, n);
+}
+
 /* ---- allocation through the context allocator ---- */
 void *desert_mem_alloc(const desert_allocator *a, size_t n);
 void desert_mem_free(const desert_allocator *a, void *p, size_t n);

@@ -22,7 +22,7 @@ desert_status desert_reader_create(const desert_options *opt, desert_reader **ou
   if (st) return st;
   desert_reader *r = desert_mem_alloc(&o.allocator, sizeof *r);
   if (!r) return DESERT_E_NOMEM;
-  memset(r, 0, sizeof *r);
+  desert_zero(r, sizeof *r); /* not memset: see desert_zero */
   r->opt = o;
   r->k = k;
   r->base = desert_no_input;
@@ -47,22 +47,30 @@ void desert_reader_free(desert_reader *r) {
   desert_mem_free(&a, r, sizeof *r);
 }
 
-void desert_reader_reset(desert_reader *r) {
-  if (!r) return;
+/* Forgets the previous message. Each table is tested inline so that a
+ * message that used none of them (most small ones) costs no calls: this
+ * runs once per message in desert_reader_begin. */
+static inline void reader_clear(desert_reader *r) {
   r->status = DESERT_OK;
   r->err_offset = 0;
-  r->base = desert_no_input;
-  r->pos = r->end = r->len = 0;
+  r->pos = 0;
   r->depth = 0;
-  desert_strtab_clear(&r->strings);
-  desert_reftab_clear(&r->refs);
-  desert_arena_reset(&r->arena);
+  if (r->strings.dirty) desert_strtab_clear(&r->strings);
+  if (r->refs.count) desert_reftab_clear(&r->refs);
+  desert_arena_reset_if_used(&r->arena);
+}
+
+void desert_reader_reset(desert_reader *r) {
+  if (!r) return;
+  reader_clear(r);
+  r->base = desert_no_input;
+  r->end = r->len = 0;
 }
 
 desert_status desert_reader_begin(desert_reader *r, const void *data, size_t len) {
   if (!r || (!data && len)) return DESERT_E_ARGUMENT;
-  desert_reader_reset(r);
-  if (len) r->base = data;
+  reader_clear(r);
+  r->base = len ? data : desert_no_input;
   r->len = r->end = len;
   return DESERT_OK;
 }

@@ -12,9 +12,7 @@
 #include "record_internal.h"
 #include "scalar/scalar.h"
 
-desert_status desert_rec_quick_check(const desert_record_desc *d) {
-  if (!d) return DESERT_E_ARGUMENT;
-  if (d->field_count && !d->fields) return DESERT_E_ARGUMENT;
+desert_status desert_rec_quick_check_steps(const desert_record_desc *d) {
   if (d->step_count > DESERT_RECORD_MAX_VERSION) return DESERT_E_ARGUMENT;
   if (d->step_count && !d->steps) return DESERT_E_ARGUMENT;
   for (size_t s = 0; s < d->step_count; s++)

@@ -17,7 +17,14 @@
 /* Cheap checks every begin call makes so that nothing later dereferences a
  * NULL: arrays present for non-zero counts, step names non-NULL, version
  * <= 127. O(steps). DESERT_OK or DESERT_E_ARGUMENT. */
-desert_status desert_rec_quick_check(const desert_record_desc *d);
+desert_status desert_rec_quick_check_steps(const desert_record_desc *d);
+/* Inline: every record begin runs it, and most descriptions (tuples, map
+ * entries) have no steps to scan. */
+DESERT_INLINE desert_status desert_rec_quick_check(const desert_record_desc *d) {
+  if (!d) return DESERT_E_ARGUMENT;
+  if (d->field_count && !d->fields) return DESERT_E_ARGUMENT;
+  return d->step_count ? desert_rec_quick_check_steps(d) : DESERT_OK;
+}
 
 /* Chunk of field `index` (the last FieldAdded step naming it, else 0) and,
  * through *has_default (may be NULL), whether that step has a default. */

@@ -272,7 +272,7 @@ static void read_finish(desert_record_reader *rr) {
 desert_status desert_record_read_begin(desert_reader *r, const desert_record_desc *d,
                                        desert_record_reader *rr) {
   if (!r || !rr) return DESERT_E_ARGUMENT;
-  memset(rr, 0, sizeof *rr);
+  desert_zero(rr, sizeof *rr); /* not memset: see desert_zero */
   rr->r = r;
   rr->desc = d;
   rr->frame_ = NO_FRAME;
@@ -348,9 +348,11 @@ desert_status desert_record_read_field(desert_record_reader *rr, size_t index,
     *action = DESERT_FIELD_NONE;
     return DESERT_OK;
   }
-  /* Rule 3: the field's position in its chunk (reader's schema). */
-  bool has_default;
-  unsigned c = desert_rec_field_chunk(d, index, &has_default);
+  /* Rule 3: the field's position in its chunk (reader's schema). Without
+   * steps (tuples, map entries, unevolved records) every field is in
+   * chunk 0: skip the step scan. */
+  bool has_default = false;
+  unsigned c = d->step_count ? desert_rec_field_chunk(d, index, &has_default) : 0;
   int32_t p = f ? ++frame_counters(f)[c] : 0;
   /* Rule 4: the data predates the field. */
   if (rr->version_ < c) {
@@ -364,7 +366,7 @@ desert_status desert_record_read_field(desert_record_reader *rr, size_t index,
   /* Rule 5: read from chunk c (version 0: the stream itself). */
   if (f) enter_chunk(rr, c);
   if (optional) {
-    if (rr->version_ < desert_rec_made_optional_index(d, index)) {
+    if (d->step_count && rr->version_ < desert_rec_made_optional_index(d, index)) {
       *action = DESERT_FIELD_READ; /* still a plain T in this data: Some(T) */
       return DESERT_OK;
     }

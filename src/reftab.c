@@ -3,8 +3,11 @@
 #include "reftab.h"
 
 void desert_reftab_init(desert_reftab *t, const desert_allocator *alloc) {
-  memset(t, 0, sizeof *t);
-  t->alloc = alloc;
+  t->alloc = alloc; /* field by field: see desert_strtab_init */
+  t->objs = NULL;
+  t->count = t->objs_cap = 0;
+  t->slots = NULL;
+  t->slots_cap = 0;
 }
 
 void desert_reftab_clear(desert_reftab *t) {

@@ -3,10 +3,16 @@
  * SPDX-License-Identifier: MIT */
 #include "strtab.h"
 
+/* Field by field rather than memset: a struct-sized memset becomes
+ * `rep stosq` (see desert_zero), and this runs at every context create. */
 void desert_strtab_init(desert_strtab *t, const desert_allocator *alloc, bool copy_keys) {
-  memset(t, 0, sizeof *t);
   t->alloc = alloc;
   t->copy_keys = copy_keys;
+  t->dirty = false;
+  t->entries = NULL;
+  t->count = t->entries_cap = 0;
+  t->slots = NULL;
+  t->slots_cap = 0;
   desert_arena_init(&t->text, alloc);
 }
 

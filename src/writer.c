@@ -13,20 +13,24 @@ desert_status desert_wtarget_reserve(desert_writer *w, desert_wtarget *t, size_t
   if (t->cap - t->len >= n) return DESERT_OK;
   if (t->mode == DESERT_WMODE_FIXED) return DESERT_E_DST_TOO_SMALL;
   if (n > SIZE_MAX / 4 - t->len) return DESERT_E_NOMEM;
+  const bool inl = t->inl && t->data == t->inl;
   size_t need = t->len + n;
-  size_t ncap = t->cap ? t->cap : 256;
+  /* Leaving the inline buffer means the message is not small: skip the
+   * doublings a heap buffer would start with. */
+  size_t ncap = inl ? 4 * t->cap : t->cap ? t->cap : 256;
   while (ncap < need) ncap *= 2;
   uint8_t *nd = desert_mem_alloc(&w->opt.allocator, ncap);
   if (!nd) return DESERT_E_NOMEM;
   if (t->len) memcpy(nd, t->data, t->len);
-  desert_mem_free(&w->opt.allocator, t->data, t->cap);
+  if (!inl) desert_mem_free(&w->opt.allocator, t->data, t->cap);
   t->data = nd;
   t->cap = ncap;
   return DESERT_OK;
 }
 
 void desert_wtarget_free(desert_writer *w, desert_wtarget *t) {
-  if (t->mode == DESERT_WMODE_GROW) desert_mem_free(&w->opt.allocator, t->data, t->cap);
+  if (t->mode == DESERT_WMODE_GROW && !(t->inl && t->data == t->inl))
+    desert_mem_free(&w->opt.allocator, t->data, t->cap);
   t->data = NULL;
   t->len = t->cap = 0;
 }
@@ -83,11 +87,20 @@ desert_status desert_writer_create(const desert_options *opt, desert_writer **ou
   if (st) return st;
   desert_writer *w = desert_mem_alloc(&o.allocator, sizeof *w);
   if (!w) return DESERT_E_NOMEM;
-  memset(w, 0, sizeof *w);
+  /* Only the records and compression state need zeros (see the layout
+   * note in writer_internal.h); the rest is set here. */
+  desert_zero(&w->records, offsetof(desert_writer, count_sink) - offsetof(desert_writer, records));
+  w->status = DESERT_OK;
   w->opt = o;
   w->k = k;
+  w->depth = 0;
+  w->main.data = w->own = w->inline_buf;
+  w->main.len = 0;
+  w->main.cap = w->own_cap = DESERT_W_INLINE;
   w->main.mode = DESERT_WMODE_GROW;
+  w->main.inl = w->inline_buf;
   w->t = &w->main;
+  /* The tables allocate nothing until first used. */
   desert_strtab_init(&w->strings, &w->opt.allocator, true);
   desert_reftab_init(&w->refs, &w->opt.allocator);
   *out = w;
@@ -97,13 +110,23 @@ desert_status desert_writer_create(const desert_options *opt, desert_writer **ou
 /* compress.c releases its cached compressors through this hook. */
 void desert_writer_free_compressors(desert_writer *w);
 
+/* Whether compress.c created anything: most writers never compress, and a
+ * fresh writer's free should not pay for a call that finds nothing. */
+static bool has_compressors(const desert_writer *w) {
+  uintptr_t any = (uintptr_t)w->zstd_c | (uintptr_t)w->scratch;
+  for (size_t i = 0; i < sizeof w->deflate_c / sizeof w->deflate_c[0]; i++)
+    any |= (uintptr_t)w->deflate_c[i];
+  return any != 0;
+}
+
 void desert_writer_free(desert_writer *w) {
   if (!w) return;
   if (w->records_free) w->records_free(w);
-  desert_writer_free_compressors(w); /* also owns w->scratch */
-  desert_mem_free(&w->opt.allocator, w->own, w->own_cap);
-  desert_strtab_free(&w->strings);
-  desert_reftab_free(&w->refs);
+  if (has_compressors(w)) desert_writer_free_compressors(w); /* also owns w->scratch */
+  if (w->own != w->inline_buf) desert_mem_free(&w->opt.allocator, w->own, w->own_cap);
+  if (w->strings.entries || w->strings.slots || w->strings.text.head)
+    desert_strtab_free(&w->strings);
+  if (w->refs.objs || w->refs.slots) desert_reftab_free(&w->refs);
   desert_allocator a = w->opt.allocator;
   desert_mem_free(&a, w, sizeof *w);
 }
@@ -114,8 +137,9 @@ void desert_writer_reset(desert_writer *w) {
   w->t = &w->main;
   w->main.len = 0;
   w->depth = 0;
-  desert_strtab_clear(&w->strings);
-  desert_reftab_clear(&w->refs);
+  /* Inline tests: a message that used neither table pays no calls. */
+  if (w->strings.dirty) desert_strtab_clear(&w->strings);
+  if (w->refs.count) desert_reftab_clear(&w->refs);
 }
 
 desert_status desert_writer_use_buffer(desert_writer *w, void *buf, size_t cap) {

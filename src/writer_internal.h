@@ -13,34 +13,51 @@
 enum { DESERT_WMODE_GROW = 0, DESERT_WMODE_FIXED = 1, DESERT_WMODE_COUNT = 2 };
 
 /* A byte sink: the main output or a record chunk buffer. GROW targets own
- * their data (allocated with the writer's allocator). */
+ * their data (allocated with the writer's allocator), except while data is
+ * `inl`: storage embedded in the writer or the record pool, used until the
+ * output outgrows it and never freed. */
 typedef struct desert_wtarget {
   uint8_t *data;
   size_t len;
   size_t cap;
   unsigned mode;
+  uint8_t *inl; /* embedded first storage of a GROW target, or NULL */
 } desert_wtarget;
 
 #define DESERT_W_SCRATCH 64u
 
+/* Bytes of output storage inside the writer itself: small messages (most
+ * single values, short records) never allocate an output buffer, so a
+ * fresh writer's create + write + free costs one allocation. */
+#define DESERT_W_INLINE 256u
+
+/* Field order matters for desert_writer_create: `records` up to
+ * `count_sink` must start zeroed and is cleared in one go; the scratch
+ * areas after it are never read before they are written, so they are left
+ * uninitialised (clearing ~600 bytes per create was a visible part of a
+ * fresh writer's cost). */
 struct desert_writer {
   desert_status status; /* first error (sticky) */
   desert_wtarget *t;    /* where bytes go now (main or a chunk buffer) */
   const desert_kernels *k;
   desert_wtarget main; /* the message output */
-  uint8_t *own;        /* growable storage of main (kept across fixed/count use) */
+  uint8_t *own;        /* growable storage of main (kept across fixed/count use);
+                        * inline_buf until the output outgrows it */
   size_t own_cap;
   desert_options opt;
-  desert_strtab strings;
-  desert_reftab refs;
-  unsigned depth;      /* record/value nesting, bounded by opt.max_depth */
+  unsigned depth;        /* record/value nesting, bounded by opt.max_depth */
+  desert_strtab strings; /* allocates on the first DeduplicatedString */
+  desert_reftab refs;    /* allocates on the first reference */
+  /* ---- zeroed at create (records .. scratch_cap) ---- */
+  void *records; /* records layer state (chunk buffer pool), see record.c */
+  void (*records_free)(desert_writer *w);
   void *deflate_c[13]; /* libdeflate compressors by level, created lazily */
   void *zstd_c;        /* ZSTD_CCtx, created lazily */
   uint8_t *scratch;    /* compression output scratch */
   size_t scratch_cap;
-  void *records; /* records layer state (chunk buffer pool), see record.c */
-  void (*records_free)(desert_writer *w);
+  /* ---- not initialised ---- */
   uint8_t count_sink[DESERT_W_SCRATCH]; /* size-only mode writes land here */
+  uint8_t inline_buf[DESERT_W_INLINE];  /* first output storage (see above) */
 };
 
 /* Records the first error; returns the writer's status. */

@@ -68,7 +68,8 @@
  * enum payloads) up to options.max_depth levels; begin/end calls must nest
  * properly. A versioned record writes its fields into chunk buffers taken
  * from a pool kept in the writer, so a warm writer allocates nothing per
- * record; version-0 records are written straight through.
+ * record (and a fresh one allocates once for its first small records);
+ * version-0 records are written straight through.
  *
  * DeduplicatedString fields in records with FieldRemoved/FieldMadeTransient
  * steps: writers register field strings before header names, readers the
