@@ -75,7 +75,15 @@
  * steps: writers register field strings before header names, readers the
  * other way round (FORMAT.md §13.6). This library reproduces both orders
  * exactly, which means later back-references can resolve to the wrong
- * string in every implementation: do not combine the two.
+ * string in every implementation: do not combine the two. The same order
+ * breaks a record with FieldRemoved steps nested inside a record of its
+ * own type under the modern header scoping (the default; not with
+ * DESERT_OPT_LEGACY_HEADER_STRINGS): the inner record registers the
+ * removed field's name while its chunk is written, and the outer header,
+ * written before that chunk in the stream, then back-references a name
+ * the reader has not seen yet (DESERT_E_INVALID_STRING_ID on read). Both
+ * reference implementations do the same; avoid that shape or write with
+ * legacy header strings.
  *
  * Thread safety: descriptions are immutable and may be shared by threads;
  * record writers/readers belong to the thread using their context. */
