@@ -6,8 +6,10 @@
  * allocation; runs of fixed-width numbers are read in bulk once the input is
  * known to hold them), pointed-to structs are allocated in the arena as
  * their bytes arrive, nested records and enums recurse under the records
- * layer's depth bound. desert_cstruct_check (types_struct_check.c) validates
- * descriptors; the codecs here only check what memory safety needs.
+ * layer's depth bound. The value ctypes (char16, dates, big numbers, ...)
+ * are delegated to types_struct_values.c. desert_cstruct_check
+ * (types_struct_check.c) validates descriptors; the codecs here only check
+ * what memory safety needs.
  * SPDX-License-Identifier: MIT */
 #include "reader_internal.h"
 #include "types_struct_internal.h"
@@ -34,6 +36,7 @@ static size_t bulk_width(const desert_cfield *e, size_t esz) {
   switch (e->ctype) {
   case DESERT_C_I16:
   case DESERT_C_U16:
+  case DESERT_C_CHAR16: /* any 16-bit unit, big-endian: the same bytes as u16 */
     w = 2;
     break;
   case DESERT_C_I32:
@@ -119,6 +122,7 @@ static desert_status enc_enum(desert_writer *w, const desert_cenum *ce, const ui
 static desert_status enc_value(desert_writer *w, const desert_cfield *f, const uint8_t *base,
                                unsigned vd) {
   const uint8_t *p = base + f->offset;
+  if (desert_cstruct_is_value_ctype(f->ctype)) return desert_cstruct_enc_value_type(w, f->ctype, p);
   switch (f->ctype) {
   case DESERT_C_BOOL: {
     bool v;
@@ -341,6 +345,7 @@ static desert_status dec_enum(desert_reader *r, const desert_cenum *ce, uint8_t 
 static desert_status dec_value(desert_reader *r, const desert_cfield *f, uint8_t *base,
                                unsigned vd) {
   uint8_t *p = base + f->offset;
+  if (desert_cstruct_is_value_ctype(f->ctype)) return desert_cstruct_dec_value_type(r, f->ctype, p);
   switch (f->ctype) {
   case DESERT_C_BOOL: {
     bool v;

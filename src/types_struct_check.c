@@ -127,6 +127,9 @@ static desert_status chk_value(chk *c, const desert_cfield *f, size_t base_size,
     if (!f->cenum) return DESERT_E_ARGUMENT;
     return chk_enum(c, f->cenum, indirect);
   default:
+    /* Leaves, the value ctypes (char16, dates, big numbers, ...) included:
+     * a known kind whose storage fits was all there is to check; their
+     * contents are the values.h writers' business at encode time. */
     return DESERT_OK;
   }
 }

@@ -449,7 +449,29 @@ DESERT_API void desert_type_error_json_path(const desert_type_error *err, char *
  * or a list (both hold the recursive struct out of line); every level is a
  * record, so decoding and encoding stop at options.max_depth
  * (DESERT_E_DEPTH). An optional record field or an OPTION whose value is a
- * DESERT_C_PTR may do without a flag (DESERT_CFIELD_NO_FLAG): NULL is None. */
+ * DESERT_C_PTR may do without a flag (DESERT_CFIELD_NO_FLAG): NULL is None.
+ *
+ * Value ctypes. The composite values of values.h (and char16, compressed
+ * blocks) are fields like any scalar, stored as the struct the values.h
+ * reader fills and the writer takes:
+ *   CHAR16 uint16_t; DURATION, INSTANT desert_duration; BIGINT desert_bytes;
+ *   BIGINT_I64 int64_t; BIGDECIMAL desert_str; BIGDECIMAL_BINARY
+ *   desert_cbigdecimal; COMPRESSED desert_bytes (uncompressed); DAY_OF_WEEK,
+ *   MONTH uint8_t; YEAR, ZONE_OFFSET int32_t; MONTH_DAY, YEAR_MONTH, PERIOD,
+ *   ZONE_ID, LOCAL_DATE, LOCAL_TIME, LOCAL_DATE_TIME, OFFSET_TIME,
+ *   OFFSET_DATE_TIME, ZONED_DATE_TIME the desert_<name> struct;
+ *   RUST_DATETIME_FIXED_OFFSET desert_offset_date_time; RUST_DATETIME_TZ
+ *   desert_cdatetime_tz; IP_ADDR desert_ip_addr; MAC_ADDRESS uint8_t[6];
+ *   URL desert_str.
+ * Ranges and text forms are checked by those readers and writers (same
+ * statuses and offsets: DESERT_E_ARGUMENT on encode, DESERT_E_INVALID_VALUE
+ * etc. on decode). Compressed blocks use the context's
+ * desert_options.compression flavour and compression_level, like the
+ * runtime type DESERT_TYPE_COMPRESSED with its defaults. Lifetimes on
+ * decode: BIGINT, BIGDECIMAL(_BINARY), URL and zone names are views into
+ * the input, as strings are; COMPRESSED data is inflated into the reader's
+ * arena (valid until the next desert_reader_begin/reset/free). BIGINT and
+ * BIGDECIMAL_BINARY values of length 0 encode as 0. */
 
 typedef enum desert_ctype {
   DESERT_C_BOOL = 1,     /* bool */
@@ -483,9 +505,53 @@ typedef enum desert_ctype {
                           * the Success value; `offset` unused */
   DESERT_C_ENUM,         /* the struct of an enum described by `cenum` (its tag and
                           * payloads) at `offset` */
-  DESERT_C_PTR           /* pointer to a struct described by `nested` (arena-allocated on
+  DESERT_C_PTR,          /* pointer to a struct described by `nested` (arena-allocated on
                           * decode; NULL = None where the value is optional) */
+  /* Value types (values.h / writer.h / reader.h; see "Value ctypes" above). */
+  DESERT_C_CHAR16,            /* uint16_t: one UTF-16 unit in 2 bytes, any unit (Scala Char) */
+  DESERT_C_DURATION,          /* desert_duration */
+  DESERT_C_INSTANT,           /* desert_duration (Instant, chrono DateTime<Utc>) */
+  DESERT_C_BIGINT,            /* desert_bytes: two's complement big-endian, len 0 = 0 */
+  DESERT_C_BIGINT_I64,        /* int64_t written as a BigInt */
+  DESERT_C_BIGDECIMAL,        /* desert_str: the decimal text form */
+  DESERT_C_BIGDECIMAL_BINARY, /* desert_cbigdecimal: Rust scale + unscaled form */
+  DESERT_C_COMPRESSED,        /* desert_bytes: the uncompressed data; the context's flavour */
+  DESERT_C_DAY_OF_WEEK,       /* uint8_t: Monday = 1 .. Sunday = 7 */
+  DESERT_C_MONTH,             /* uint8_t: 1..12 */
+  DESERT_C_YEAR,              /* int32_t */
+  DESERT_C_MONTH_DAY,         /* desert_month_day */
+  DESERT_C_YEAR_MONTH,        /* desert_year_month */
+  DESERT_C_PERIOD,            /* desert_period */
+  DESERT_C_ZONE_OFFSET,       /* int32_t: total seconds (Scala ZoneOffset) */
+  DESERT_C_ZONE_ID,           /* desert_zone_id */
+  DESERT_C_LOCAL_DATE,        /* desert_local_date */
+  DESERT_C_LOCAL_TIME,        /* desert_local_time */
+  DESERT_C_LOCAL_DATE_TIME,   /* desert_local_date_time */
+  DESERT_C_OFFSET_TIME,       /* desert_offset_time */
+  DESERT_C_OFFSET_DATE_TIME,  /* desert_offset_date_time */
+  DESERT_C_ZONED_DATE_TIME,   /* desert_zoned_date_time */
+  DESERT_C_RUST_DATETIME_FIXED_OFFSET, /* desert_offset_date_time (Rust DateTime<FixedOffset>) */
+  DESERT_C_RUST_DATETIME_TZ,           /* desert_cdatetime_tz (Rust DateTime<Tz>) */
+  DESERT_C_IP_ADDR,                    /* desert_ip_addr (Rust IpAddr) */
+  DESERT_C_MAC_ADDRESS,                /* uint8_t[6] */
+  DESERT_C_URL                         /* desert_str: the URL text */
 } desert_ctype;
+
+/* Storage of DESERT_C_BIGDECIMAL_BINARY (values.h's
+ * desert_write_bigdecimal_binary / desert_read_bigdecimal_binary): the value
+ * is unscaled * 10^-scale. unscaled: two's complement big-endian, len 0 = 0
+ * (what the reader gives for an empty block). */
+typedef struct desert_cbigdecimal {
+  int64_t scale;
+  desert_bytes unscaled;
+} desert_cbigdecimal;
+
+/* Storage of DESERT_C_RUST_DATETIME_TZ (desert_write_rust_datetime_tz /
+ * desert_read_rust_datetime_tz): the UTC date-time and the zone name. */
+typedef struct desert_cdatetime_tz {
+  desert_local_date_time utc;
+  desert_str zone;
+} desert_cdatetime_tz;
 
 typedef struct desert_cstruct desert_cstruct;
 typedef struct desert_cenum desert_cenum;
