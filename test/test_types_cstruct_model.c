@@ -14,6 +14,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "cstruct_testlib.h"
 #include "desert/types.h"
 #include "desert_build_config.h"
 #include "golden_cstruct_model.h"
@@ -663,59 +664,8 @@ static void test_truncation(void **state) {
   (void)state;
   uint8_t buf[1024];
   size_t n = small_model(buf, sizeof buf);
-  desert_counting_allocator ca;
-  desert_counting_allocator_init(&ca);
-  desert_options o;
-  desert_options_init(&o);
-  o.allocator = ca.allocator;
   gcs_model m;
-  for (size_t cut = 0; cut < n; cut++) {
-    desert_reader *r;
-    assert_int_equal(desert_reader_create(&o, &r), DESERT_OK);
-    /* a heap copy of exactly `cut` bytes: ASan sees any read past it */
-    uint8_t *in = malloc(cut ? cut : 1);
-    assert_non_null(in);
-    memcpy(in, buf, cut);
-    assert_int_equal(desert_reader_begin(r, in, cut), DESERT_OK);
-    desert_status st = desert_cstruct_decode(r, &gcs_model_desc, &m);
-    if (st == DESERT_OK) fail_msg("prefix of %zu of %zu bytes decoded", cut, n);
-    assert_int_equal(desert_reader_status(r), st);
-    assert_true(desert_reader_error_offset(r) <= cut);
-    desert_reader_free(r);
-    free(in);
-    assert_int_equal(ca.live_blocks, 0);
-  }
-  /* the whole value decodes and re-encodes; every allocation failure on
-   * the way is reported (NOMEM) and leaks nothing */
-  for (size_t k = 0;; k++) {
-    desert_counting_allocator_fail_after(&ca, SIZE_MAX);
-    desert_reader *r = NULL;
-    desert_counting_allocator_fail_after(&ca, k);
-    if (desert_reader_create(&o, &r)) {
-      assert_int_equal(ca.live_blocks, 0);
-      continue;
-    }
-    assert_int_equal(desert_reader_begin(r, buf, n), DESERT_OK);
-    desert_status st = desert_cstruct_decode(r, &gcs_model_desc, &m);
-    if (st == DESERT_OK) {
-      assert_int_equal(desert_reader_offset(r), n);
-      desert_counting_allocator_fail_after(&ca, SIZE_MAX);
-      desert_writer *w;
-      assert_int_equal(desert_writer_create(NULL, &w), DESERT_OK);
-      assert_int_equal(desert_cstruct_encode(w, &gcs_model_desc, &m), DESERT_OK);
-      size_t wn;
-      const uint8_t *d = desert_writer_data(w, &wn);
-      desert_assert_bytes_equal(buf, n, d, wn);
-      desert_writer_free(w);
-      desert_reader_free(r);
-      assert_int_equal(ca.live_blocks, 0);
-      break;
-    }
-    assert_int_equal(st, DESERT_E_NOMEM);
-    desert_reader_free(r);
-    assert_int_equal(ca.live_blocks, 0);
-    assert_true(k < 1000);
-  }
+  desert_test_cstruct_hostile(&gcs_model_desc, buf, n, &m);
 }
 
 /* ---- desert_cstruct_check -------------------------------------------------------------------- */
