@@ -11,8 +11,9 @@
  * Differences from the hand-written model: StackTraceElement's hand-written
  * layout (a 00 byte, three Option[String], var_u32) is described as what it
  * is byte for byte, a version-0 record of three optional strings and a
- * var_u32 (the 00 is the version byte); a record reader fails on a non-zero
- * first byte where Scala ignores it (Scala always writes 00). The `list`
+ * var_u32 (the 00 is the version byte); where Scala ignores that byte, a
+ * record reader takes a non-zero value as the version of an evolved record
+ * and reads an evolution header after it (Scala always writes 00). The `list`
  * field is always written in the unknown-size form, as Scala writes a List
  * (the hand-written model remembers the form it read). */
 #ifndef DESERT_EXAMPLES_GOLDEN_CSTRUCT_MODEL_H
