@@ -67,6 +67,20 @@ void *desert_arena_alloc(desert_arena *a, size_t size, size_t align) {
   return block_data(nb) + off;
 }
 
+void desert_arena_shrink_last(desert_arena *a, void *p, size_t old_size, size_t new_size) {
+  desert_arena_block *b = a->cur;
+  if (!b || !p || new_size >= old_size) return;
+  if (old_size == 0) old_size = 1; /* desert_arena_alloc's size for 0 */
+  if (new_size == 0) new_size = 1; /* keep addresses distinct */
+  uint8_t *data = block_data(b);
+  uint8_t *q = p;
+  /* p must end exactly at the block's fill mark. Compare as offsets: p may
+   * come from another block, where pointer differences are undefined. */
+  uintptr_t up = (uintptr_t)q, ud = (uintptr_t)data;
+  if (up < ud || up - ud > b->used || b->used - (up - ud) != old_size) return;
+  b->used -= old_size - new_size;
+}
+
 void desert_arena_reset(desert_arena *a) {
   a->touched = false;
   if (a->cur == a->head && (!a->head || a->head->used == 0)) return; /* untouched */

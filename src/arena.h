@@ -21,6 +21,12 @@ typedef struct desert_arena {
 void desert_arena_init(desert_arena *a, const desert_allocator *alloc);
 /* NULL on allocator failure or size overflow. align: power of two <= 64. */
 void *desert_arena_alloc(desert_arena *a, size_t size, size_t align);
+/* Gives back the tail of the most recent allocation p (of old_size bytes)
+ * beyond new_size, when p is still the last allocation of its block; a
+ * no-op otherwise. For outputs allocated at a capacity guess and filled
+ * with less: without it a stream of such allocations would keep all the
+ * unused guesses until the next reset. */
+void desert_arena_shrink_last(desert_arena *a, void *p, size_t old_size, size_t new_size);
 void desert_arena_reset(desert_arena *a);
 /* desert_arena_reset only when something was allocated since the last one. */
 DESERT_INLINE void desert_arena_reset_if_used(desert_arena *a) {
