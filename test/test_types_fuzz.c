@@ -16,42 +16,6 @@
 #include "desert/json.h"
 #include "test_util.h"
 
-/* Compact JSON text of a parsed value (lone surrogates come out escaped). */
-static void text_of(desert_json_buf *b, const desert_json *j) {
-  switch (j->kind) {
-  case DESERT_JSON_NULL:
-    desert_json_buf_put(b, "null", 4);
-    break;
-  case DESERT_JSON_BOOL:
-    desert_json_buf_put(b, j->b ? "true" : "false", j->b ? 4 : 5);
-    break;
-  case DESERT_JSON_NUMBER:
-    desert_json_buf_put(b, j->str, j->len);
-    break;
-  case DESERT_JSON_STRING:
-    desert_json_buf_string(b, j->str, j->len);
-    break;
-  case DESERT_JSON_ARRAY:
-    desert_json_buf_put(b, "[", 1);
-    for (size_t i = 0; i < j->count; i++) {
-      if (i) desert_json_buf_put(b, ",", 1);
-      text_of(b, &j->items[i]);
-    }
-    desert_json_buf_put(b, "]", 1);
-    break;
-  case DESERT_JSON_OBJECT:
-    desert_json_buf_put(b, "{", 1);
-    for (size_t i = 0; i < j->count; i++) {
-      if (i) desert_json_buf_put(b, ",", 1);
-      text_of(b, &j->members[i].key);
-      desert_json_buf_put(b, ":", 1);
-      text_of(b, &j->members[i].value);
-    }
-    desert_json_buf_put(b, "}", 1);
-    break;
-  }
-}
-
 typedef struct corpus {
   char **req; /* request lines */
   size_t *len;
@@ -102,7 +66,7 @@ static bool load_corpus(corpus *c) {
       if (rq->kind == DESERT_JSON_STRING)
         desert_json_buf_put(&b, rq->str, rq->len);
       else
-        text_of(&b, rq);
+        desert_json_print(&b, rq);
       corpus_add(c, b.data, b.len, rq->kind == DESERT_JSON_OBJECT && desert_json_get(rq, "decode"));
     }
   }

@@ -48,6 +48,16 @@ static void test_parser(void **state) {
   const desert_json *b = desert_json_get(j, "b");
   assert_string_equal(b->str, "\xf0\x9f\x98\x80\xc3\xa9");
   assert_false(b->lone);
+  /* Compact reprint: members in input order, numbers as their exact text,
+   * strings re-escaped (é and the emoji are plain UTF-8). */
+  desert_json_buf out = {NULL, 0, 0, false};
+  desert_json_print(&out, j);
+  static const char want[] = "{\"a\":[1,-0,1.50,2e3,123456789012345678901234567890],"
+                             "\"b\":\"\xf0\x9f\x98\x80\xc3\xa9\"}";
+  assert_false(out.failed);
+  assert_int_equal(out.len, strlen(want));
+  assert_memory_equal(out.data, want, out.len);
+  desert_json_buf_free(&out);
   j = parse(a, "\"\\ud800x\"");
   assert_non_null(j);
   assert_true(j->lone);

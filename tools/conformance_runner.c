@@ -441,43 +441,6 @@ static char *read_file(const char *path, size_t *len) {
   return d;
 }
 
-/* Text of a JSON value (for requests given as objects): re-serialised
- * compactly from the case line, which is what a generator would send. */
-static void json_text(desert_json_buf *b, const desert_json *j) {
-  switch (j->kind) {
-  case DESERT_JSON_NULL:
-    desert_json_buf_put(b, "null", 4);
-    break;
-  case DESERT_JSON_BOOL:
-    desert_json_buf_put(b, j->b ? "true" : "false", j->b ? 4 : 5);
-    break;
-  case DESERT_JSON_NUMBER:
-    desert_json_buf_put(b, j->str, j->len);
-    break;
-  case DESERT_JSON_STRING:
-    desert_json_buf_string(b, j->str, j->len);
-    break;
-  case DESERT_JSON_ARRAY:
-    desert_json_buf_put(b, "[", 1);
-    for (size_t i = 0; i < j->count; i++) {
-      if (i) desert_json_buf_put(b, ",", 1);
-      json_text(b, &j->items[i]);
-    }
-    desert_json_buf_put(b, "]", 1);
-    break;
-  case DESERT_JSON_OBJECT:
-    desert_json_buf_put(b, "{", 1);
-    for (size_t i = 0; i < j->count; i++) {
-      if (i) desert_json_buf_put(b, ",", 1);
-      json_text(b, &j->members[i].key);
-      desert_json_buf_put(b, ":", 1);
-      json_text(b, &j->members[i].value);
-    }
-    desert_json_buf_put(b, "}", 1);
-    break;
-  }
-}
-
 static void run_cases(testee *t, char *text, size_t len, stats *st) {
   desert_value_arena *a = NULL;
   if (desert_value_arena_create(NULL, &a)) return;
@@ -513,8 +476,8 @@ static void run_cases(testee *t, char *text, size_t len, stats *st) {
         if (rq->kind == DESERT_JSON_STRING)
           desert_json_buf_put(&req, rq->str, rq->len);
         else
-          json_text(&req, rq);
-        json_text(&exp, xp);
+          desert_json_print(&req, rq);
+        desert_json_print(&exp, xp);
         ok = play(t, a, req.data, req.len, rq, xp, exp.data,
                   co && co->kind == DESERT_JSON_BOOL && co->b,
                   cmp && cmp->kind == DESERT_JSON_STRING && strcmp(cmp->str, "roundtrip") == 0 &&

@@ -107,6 +107,11 @@ DESERT_API void desert_json_buf_put(desert_json_buf *b, const char *s, size_t n)
  * UTF-8 (a message cut inside a character) as \ufffd, so the output is
  * always valid JSON in UTF-8. */
 DESERT_API void desert_json_buf_string(desert_json_buf *b, const char *s, size_t n);
+/* Appends a parsed JSON tree as compact text (no spaces, members in input
+ * order, numbers as their exact input text, strings escaped as by
+ * desert_json_buf_string): what a request or a document looks like on one
+ * line. Recursion is bounded by the parser's nesting limit. */
+DESERT_API void desert_json_print(desert_json_buf *b, const desert_json *j);
 
 /* Canonical text of a finite non-zero float (SCHEMA.md §2.3): shortest
  * round-trip digits, positional for exponents -4..15, else d.ddde+XX. out

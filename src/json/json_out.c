@@ -140,6 +140,41 @@ void desert_json_buf_string(desert_json_buf *b, const char *s, size_t n) {
   put_c(b, '"');
 }
 
+void desert_json_print(desert_json_buf *b, const desert_json *j) {
+  switch (j->kind) {
+  case DESERT_JSON_NULL:
+    desert_json_buf_put(b, "null", 4);
+    break;
+  case DESERT_JSON_BOOL:
+    desert_json_buf_put(b, j->b ? "true" : "false", j->b ? 4 : 5);
+    break;
+  case DESERT_JSON_NUMBER:
+    desert_json_buf_put(b, j->str, j->len);
+    break;
+  case DESERT_JSON_STRING:
+    desert_json_buf_string(b, j->str, j->len);
+    break;
+  case DESERT_JSON_ARRAY:
+    desert_json_buf_put(b, "[", 1);
+    for (size_t i = 0; i < j->count; i++) {
+      if (i) desert_json_buf_put(b, ",", 1);
+      desert_json_print(b, &j->items[i]);
+    }
+    desert_json_buf_put(b, "]", 1);
+    break;
+  case DESERT_JSON_OBJECT:
+    desert_json_buf_put(b, "{", 1);
+    for (size_t i = 0; i < j->count; i++) {
+      if (i) desert_json_buf_put(b, ",", 1);
+      desert_json_print(b, &j->members[i].key);
+      desert_json_buf_put(b, ":", 1);
+      desert_json_print(b, &j->members[i].value);
+    }
+    desert_json_buf_put(b, "}", 1);
+    break;
+  }
+}
+
 /* ---- floats (SCHEMA.md §2.3) ------------------------------------------------------------ */
 
 size_t desert_json_format_float(double v, bool is_f32, char *out) {

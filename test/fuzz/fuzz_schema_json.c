@@ -27,7 +27,7 @@
 
 static void check_parser(const desert_json *j) {
   desert_json_buf t1 = {0}, t2 = {0};
-  fzs_json_text(&t1, j);
+  desert_json_print(&t1, j);
   FZ_CHECK(!t1.failed);
   desert_value_arena *a = NULL;
   FZ_CHECK(desert_value_arena_create(fzs_aux(), &a) == DESERT_OK);
@@ -35,7 +35,7 @@ static void check_parser(const desert_json *j) {
   char msg[256];
   desert_status st = desert_json_parse(t1.data ? t1.data : "", t1.len, a, &k, msg, sizeof msg);
   FZ_CHECK_MSG(st == DESERT_OK, "compact re-print does not parse: %s", msg);
-  fzs_json_text(&t2, k);
+  desert_json_print(&t2, k);
   FZ_CHECK(t1.len == t2.len && (t1.len == 0 || memcmp(t1.data, t2.data, t1.len) == 0));
   desert_json_buf_free(&t1);
   desert_json_buf_free(&t2);

@@ -327,46 +327,6 @@ void fzs_options(const desert_schema *s, uint8_t sel, desert_options *o) {
   o->max_decompressed = (size_t)1 << 20;
 }
 
-/* ---- JSON text ------------------------------------------------------------------------ */
-
-void fzs_json_text(desert_json_buf *b, const desert_json *j) {
-  switch (j->kind) {
-  case DESERT_JSON_NULL:
-    desert_json_buf_put(b, "null", 4);
-    break;
-  case DESERT_JSON_BOOL:
-    if (j->b)
-      desert_json_buf_put(b, "true", 4);
-    else
-      desert_json_buf_put(b, "false", 5);
-    break;
-  case DESERT_JSON_NUMBER:
-    desert_json_buf_put(b, j->str, j->len);
-    break;
-  case DESERT_JSON_STRING:
-    desert_json_buf_string(b, j->str, j->len);
-    break;
-  case DESERT_JSON_ARRAY:
-    desert_json_buf_put(b, "[", 1);
-    for (size_t i = 0; i < j->count; i++) {
-      if (i) desert_json_buf_put(b, ",", 1);
-      fzs_json_text(b, &j->items[i]);
-    }
-    desert_json_buf_put(b, "]", 1);
-    break;
-  case DESERT_JSON_OBJECT:
-    desert_json_buf_put(b, "{", 1);
-    for (size_t i = 0; i < j->count; i++) {
-      if (i) desert_json_buf_put(b, ",", 1);
-      fzs_json_text(b, &j->members[i].key);
-      desert_json_buf_put(b, ":", 1);
-      fzs_json_text(b, &j->members[i].value);
-    }
-    desert_json_buf_put(b, "}", 1);
-    break;
-  }
-}
-
 /* ---- exactness ------------------------------------------------------------------------
  * FORMAT.md §13.6: writers register the DeduplicatedStrings of a record's
  * fields before its header names (removed, transient and made-optional field

@@ -61,9 +61,6 @@ void fzs_aux_check_empty(void);
  * strict_tags, strict_varint). */
 void fzs_options(const desert_schema *s, uint8_t sel, desert_options *o);
 
-/* Compact JSON text of a parsed tree (object keys in input order). */
-void fzs_json_text(desert_json_buf *b, const desert_json *j);
-
 /* The check described above. trace: decode through desert_type_decode_traced
  * with an observer checking the spans. Returns true when data decoded. */
 bool fzs_decode_check(const desert_schema *s, const desert_options *o, const uint8_t *data,

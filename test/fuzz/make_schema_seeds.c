@@ -143,7 +143,7 @@ static void request_seed(const char *name, const desert_json *req) {
   const desert_json *dec = desert_json_get(req, "decode");
   if (!schema) return;
   desert_json_buf t = {0};
-  fzs_json_text(&t, schema);
+  desert_json_print(&t, schema);
   uint8_t *bytes = NULL;
   size_t nbytes = 0;
   if (dec && dec->kind == DESERT_JSON_STRING) {
