@@ -349,80 +349,8 @@ static void test_cpu_feature_names(void **state) {
                           "avx512vbmi2 neon"));
 }
 
-/* ---- status / version / options
+/* ---- version / options (status names and kinds: test_codec_api.c)
  * ---------------------------------------------------------------------- */
-
-static void test_status_texts(void **state) {
-  (void)state;
-  static const struct {
-    desert_status s;
-    const char *name, *kind;
-  } k[] = {
-      {DESERT_OK, "DESERT_OK", "Ok"},
-      {DESERT_E_ARGUMENT, "DESERT_E_ARGUMENT", "InvalidArgument"},
-      {DESERT_E_NOMEM, "DESERT_E_NOMEM", "OutOfMemory"},
-      {DESERT_E_DST_TOO_SMALL, "DESERT_E_DST_TOO_SMALL", "BufferTooSmall"},
-      {DESERT_E_STATE, "DESERT_E_STATE", "InvalidState"},
-      {DESERT_E_ISA_UNAVAILABLE, "DESERT_E_ISA_UNAVAILABLE", "IsaUnavailable"},
-      {DESERT_E_LIMIT, "DESERT_E_LIMIT", "DeserializationFailure"},
-      {DESERT_E_DEPTH, "DESERT_E_DEPTH", "DeserializationFailure"},
-      {DESERT_E_INPUT_ENDED, "DESERT_E_INPUT_ENDED", "InputEndedUnexpectedly"},
-      {DESERT_E_VARINT_TOO_LONG, "DESERT_E_VARINT_TOO_LONG", "DeserializationFailure"},
-      {DESERT_E_NEGATIVE_LENGTH, "DESERT_E_NEGATIVE_LENGTH", "DeserializationFailure"},
-      {DESERT_E_INVALID_TAG, "DESERT_E_INVALID_TAG", "DeserializationFailure"},
-      {DESERT_E_INVALID_VALUE, "DESERT_E_INVALID_VALUE", "DeserializationFailure"},
-      {DESERT_E_DESERIALIZATION, "DESERT_E_DESERIALIZATION", "DeserializationFailure"},
-      {DESERT_E_INVALID_UTF8, "DESERT_E_INVALID_UTF8", "FailedToDecodeString"},
-      {DESERT_E_INVALID_UTF16, "DESERT_E_INVALID_UTF16", "SerializationFailure"},
-      {DESERT_E_NOT_LATIN1, "DESERT_E_NOT_LATIN1", "SerializationFailure"},
-      {DESERT_E_INVALID_CHAR, "DESERT_E_INVALID_CHAR", "FailedToDecodeCharacter"},
-      {DESERT_E_UNSUPPORTED_CHAR, "DESERT_E_UNSUPPORTED_CHAR", "UnsupportedCharacter"},
-      {DESERT_E_LENGTH_TOO_LARGE, "DESERT_E_LENGTH_TOO_LARGE", "LengthTooLarge"},
-      {DESERT_E_INVALID_STRING_ID, "DESERT_E_INVALID_STRING_ID", "InvalidStringId"},
-      {DESERT_E_INVALID_REF_ID, "DESERT_E_INVALID_REF_ID", "InvalidRefId"},
-      {DESERT_E_COMPRESSION, "DESERT_E_COMPRESSION", "CompressionFailure"},
-      {DESERT_E_DECOMPRESSION, "DESERT_E_DECOMPRESSION", "DecompressionFailure"},
-      {DESERT_E_UNKNOWN_FIELD_REFERENCE, "DESERT_E_UNKNOWN_FIELD_REFERENCE",
-       "UnknownFieldReferenceInEvolutionStep"},
-      {DESERT_E_UNKNOWN_EVOLUTION_STEP, "DESERT_E_UNKNOWN_EVOLUTION_STEP",
-       "UnknownSerializedEvolutionStep"},
-      {DESERT_E_NONEXISTING_CHUNK, "DESERT_E_NONEXISTING_CHUNK", "DeserializingNonExistingChunk"},
-      {DESERT_E_FIELD_REMOVED, "DESERT_E_FIELD_REMOVED", "FieldRemovedInSerializedVersion"},
-      {DESERT_E_FIELD_MISSING, "DESERT_E_FIELD_MISSING", "FieldWithoutDefaultValueIsMissing"},
-      {DESERT_E_NONOPTIONAL_NONE, "DESERT_E_NONOPTIONAL_NONE", "NonOptionalFieldSerializedAsNone"},
-      {DESERT_E_INVALID_CONSTRUCTOR_NAME, "DESERT_E_INVALID_CONSTRUCTOR_NAME",
-       "InvalidConstructorName"},
-      {DESERT_E_INVALID_CONSTRUCTOR_ID, "DESERT_E_INVALID_CONSTRUCTOR_ID", "InvalidConstructorId"},
-      {DESERT_E_SERIALIZING_TRANSIENT, "DESERT_E_SERIALIZING_TRANSIENT",
-       "SerializingTransientConstructor"},
-      {DESERT_E_DESERIALIZING_TRANSIENT, "DESERT_E_DESERIALIZING_TRANSIENT",
-       "DeserializingTransientConstructor"},
-      {DESERT_E_TYPE_NOT_REGISTERED, "DESERT_E_TYPE_NOT_REGISTERED", "TypeNotRegistered"},
-      {DESERT_E_INVALID_TYPE_ID, "DESERT_E_INVALID_TYPE_ID", "InvalidTypeId"},
-      {DESERT_E_UPCAST, "DESERT_E_UPCAST", "SerializationUpcastError"},
-      {DESERT_E_INVALID_TIME_ZONE, "DESERT_E_INVALID_TIME_ZONE", "InvalidTimeZone"},
-      {DESERT_E_SERIALIZATION, "DESERT_E_SERIALIZATION", "SerializationFailure"},
-      {DESERT_E_READ_INPUT, "DESERT_E_READ_INPUT", "FailedToReadInput"},
-      {DESERT_E_WRITE_OUTPUT, "DESERT_E_WRITE_OUTPUT", "FailedToWriteOutput"},
-      {DESERT_E_ZLIB_BLOCK, "DESERT_E_ZLIB_BLOCK", "DeserializationFailure"},
-  };
-  /* Every defined code is listed above (the enum has gaps at 8 and 9). */
-  assert_int_equal(DESERT_TEST_COUNT(k), DESERT_STATUS_COUNT_ - 2);
-  for (size_t i = 0; i < DESERT_TEST_COUNT(k); i++) {
-    assert_string_equal(desert_status_name(k[i].s), k[i].name);
-    assert_string_equal(desert_status_kind(k[i].s), k[i].kind);
-    const char *m = desert_status_message(k[i].s);
-    assert_non_null(m);
-    assert_true(strlen(m) > 3);
-  }
-  static const int unknown[] = {-1, 8, 9, DESERT_STATUS_COUNT_, 1000};
-  for (size_t i = 0; i < DESERT_TEST_COUNT(unknown); i++) {
-    const desert_status s = (desert_status)unknown[i];
-    assert_string_equal(desert_status_name(s), "DESERT_E_UNKNOWN");
-    assert_non_null(desert_status_kind(s));
-    assert_non_null(desert_status_message(s));
-  }
-}
 
 static void test_version_and_options(void **state) {
   (void)state;
@@ -522,12 +450,11 @@ static void test_hex_and_rng(void **state) {
 int main(void) {
   desert_test_check_expected_isa();
   const struct CMUnitTest tests[] = {
-      cmocka_unit_test(test_tables_complete),     cmocka_unit_test(test_runnable_list),
-      cmocka_unit_test(test_isa_names),           cmocka_unit_test(test_force_parsing),
-      cmocka_unit_test(test_default_and_info),    cmocka_unit_test(test_cpu_features),
-      cmocka_unit_test(test_cpu_feature_names),   cmocka_unit_test(test_status_texts),
-      cmocka_unit_test(test_version_and_options), cmocka_unit_test(test_counting_allocator),
-      cmocka_unit_test(test_hex_and_rng),
+      cmocka_unit_test(test_tables_complete),    cmocka_unit_test(test_runnable_list),
+      cmocka_unit_test(test_isa_names),          cmocka_unit_test(test_force_parsing),
+      cmocka_unit_test(test_default_and_info),   cmocka_unit_test(test_cpu_features),
+      cmocka_unit_test(test_cpu_feature_names),  cmocka_unit_test(test_version_and_options),
+      cmocka_unit_test(test_counting_allocator), cmocka_unit_test(test_hex_and_rng),
   };
   const int failed = cmocka_run_group_tests_name("dispatch", tests, NULL, NULL);
   return failed == 0 && desert_test_check_required_isas() == 0 ? 0 : 1;
