@@ -10,7 +10,7 @@
 #include <string.h>
 
 #include "bench_data.h"
-#include "kernels.h"
+#include "base/kernels.h"
 
 #define BENCH_ROTATE 8u
 

@@ -32,7 +32,7 @@ extern "C" {
 #include "bench_codec.h"
 #include "bench_kernels.h"
 #include "desert/kernels.h"
-#include "kernels.h"
+#include "base/kernels.h"
 }
 
 namespace {

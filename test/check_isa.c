@@ -15,7 +15,7 @@
 #include <string.h>
 
 #include "desert/kernels.h"
-#include "kernels.h"
+#include "base/kernels.h"
 
 static const char *outcome_name(desert_override_outcome o) {
   switch (o) {

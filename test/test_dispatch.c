@@ -146,7 +146,7 @@ static void test_isa_names(void **state) {
 
 /* What automatic choice must give for a feature set, from first principles:
  * AVX2, then native NEON, then scalar. AVX-512 is opt-in (forced or pinned)
- * until it has run on AVX-512 hardware; see src/dispatch.c. */
+ * until it has run on AVX-512 hardware; see src/dispatch/dispatch.c. */
 static const desert_kernels *expected_auto(uint32_t f) {
   const desert_kernels *t[DESERT_ISA_COUNT_];
   const size_t n = compiled_tables(t);

@@ -19,8 +19,8 @@
 #include "desert/writer.h"
 #include "desert_build_config.h"
 #include "golden_model.h"
-#include "reader_internal.h"
-#include "writer_internal.h"
+#include "core/reader_internal.h"
+#include "core/writer_internal.h"
 #include "sha256.h"
 #include "test_util.h"
 

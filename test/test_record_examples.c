@@ -11,7 +11,7 @@
 
 #include "record_testlib.h"
 #include "test_util.h"
-#include "writer_internal.h"
+#include "core/writer_internal.h"
 
 /* ---- the records of §13.7 ----------------------------------------------------- */
 

@@ -1,5 +1,5 @@
 /* test/test_types_cstruct_values.c — the value ctypes of C-struct
- * descriptors (include/desert/types.h, src/types_struct_values.c): char16,
+ * descriptors (include/desert/types.h, src/types/types_struct_values.c): char16,
  * duration, instant, BigInt (bytes and i64), BigDecimal (text and Rust
  * binary), compressed blocks (raw and zlib, from the context's options),
  * every java.time / chrono type, IP and MAC addresses and URLs. One record

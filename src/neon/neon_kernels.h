@@ -1,12 +1,12 @@
 /* src/neon/neon_kernels.h — prototypes of the NEON kernels (desert_neon_*),
  * which fill desert_kernels_neon (kernels_neon.c). Each has exactly the
- * contract of its slot in src/kernels.h; tails and error locations go
+ * contract of its slot in src/base/kernels.h; tails and error locations go
  * through the scalar kernels of src/scalar/scalar.h.
  * SPDX-License-Identifier: MIT */
 #ifndef DESERT_NEON_KERNELS_H
 #define DESERT_NEON_KERNELS_H
 
-#include "kernels.h"
+#include "base/kernels.h"
 
 void desert_neon_bswap16(void *dst, const void *src, size_t n);
 void desert_neon_bswap32(void *dst, const void *src, size_t n);

@@ -1,11 +1,11 @@
 /* src/scalar/scalar.h — prototypes of the scalar (reference) kernels. They
  * fill the scalar table and serve as the tail handlers of every SIMD kernel.
- * Each has exactly the contract of its slot in src/kernels.h.
+ * Each has exactly the contract of its slot in src/base/kernels.h.
  * SPDX-License-Identifier: MIT */
 #ifndef DESERT_SCALAR_H
 #define DESERT_SCALAR_H
 
-#include "kernels.h"
+#include "base/kernels.h"
 
 void desert_scalar_bswap16(void *dst, const void *src, size_t n);
 void desert_scalar_bswap32(void *dst, const void *src, size_t n);

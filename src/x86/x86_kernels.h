@@ -1,12 +1,12 @@
 /* src/x86/x86_kernels.h — prototypes of the AVX2 and AVX-512 kernels
  * (desert_avx2_*, desert_avx512_*). Each has exactly the contract of its
- * slot in src/kernels.h. Internal; included by src/x86 only: these
+ * slot in src/base/kernels.h. Internal; included by src/x86 only: these
  * functions may run only after dispatch has checked the CPU.
  * SPDX-License-Identifier: MIT */
 #ifndef DESERT_X86_KERNELS_H
 #define DESERT_X86_KERNELS_H
 
-#include "kernels.h"
+#include "base/kernels.h"
 
 void desert_avx2_bswap16(void *dst, const void *src, size_t n);
 void desert_avx2_bswap32(void *dst, const void *src, size_t n);

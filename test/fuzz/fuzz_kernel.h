@@ -5,7 +5,7 @@
  * Every runnable table (scalar, avx2, avx512, NEON through SIMDe) must
  * return exactly what the scalar table returns for the same input: status,
  * offsets and counts, and the output bytes in [0, written) (DESIGN.md §4,
- * src/kernels.h); the scalar table must in turn agree with the independent
+ * src/base/kernels.h); the scalar table must in turn agree with the independent
  * oracle of test/support/oracle.c. Inputs and outputs are heap blocks of
  * exactly their size so ASan reports any access outside them. */
 #ifndef DESERT_FUZZ_KERNEL_H
@@ -15,7 +15,7 @@
 #include <string.h>
 
 #include "fuzz_common.h"
-#include "kernels.h"
+#include "base/kernels.h"
 #include "oracle.h"
 
 #define FZ_MAX_TABLES 8

@@ -5,7 +5,7 @@
  * Written for clarity, not speed, and sharing no code with src/scalar (the
  * scalar kernels are under test too). Every function has exactly the
  * status / offset / output semantics of the kernel slot of the same name in
- * src/kernels.h, including these precedence rules:
+ * src/base/kernels.h, including these precedence rules:
  *
  *  - UTF-8 errors: decoding goes left to right over complete well-formed
  *    sequences; the error offset is the first position where none starts

@@ -33,7 +33,7 @@
 
 #include "desert/common.h"
 #include "desert/kernels.h"
-#include "kernels.h"
+#include "base/kernels.h"
 
 /* ---- random numbers ---------------------------------------------------------
  * xoshiro256** seeded through splitmix64. Deterministic for a given seed on

@@ -1,0 +1,37 @@
+/* src/core/arena.h — bump allocator owned by a reader: decoded data that cannot
+ * be a view into the input lives here until the next message. Reset keeps
+ * the blocks, so a warm reader allocates nothing.
+ * SPDX-License-Identifier: MIT */
+#ifndef DESERT_ARENA_H
+#define DESERT_ARENA_H
+
+#include "base/internal.h"
+
+typedef struct desert_arena_block desert_arena_block;
+
+typedef struct desert_arena {
+  const desert_allocator *alloc;
+  desert_arena_block *head; /* first block */
+  desert_arena_block *cur;  /* block being filled */
+  size_t total;             /* bytes of all blocks (for limits and reports) */
+  bool touched;             /* allocated from since the last reset: lets a
+                             * reset of an unused arena be one inline test */
+} desert_arena;
+
+void desert_arena_init(desert_arena *a, const desert_allocator *alloc);
+/* NULL on allocator failure or size overflow. align: power of two <= 64. */
+void *desert_arena_alloc(desert_arena *a, size_t size, size_t align);
+/* Gives back the tail of the most recent allocation p (of old_size bytes)
+ * beyond new_size, when p is still the last allocation of its block; a
+ * no-op otherwise. For outputs allocated at a capacity guess and filled
+ * with less: without it a stream of such allocations would keep all the
+ * unused guesses until the next reset. */
+void desert_arena_shrink_last(desert_arena *a, void *p, size_t old_size, size_t new_size);
+void desert_arena_reset(desert_arena *a);
+/* desert_arena_reset only when something was allocated since the last one. */
+DESERT_INLINE void desert_arena_reset_if_used(desert_arena *a) {
+  if (a->touched) desert_arena_reset(a);
+}
+void desert_arena_free(desert_arena *a);
+
+#endif

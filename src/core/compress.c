@@ -1,0 +1,437 @@
+/* src/core/compress.c — compressed byte blocks (FORMAT.md §11): raw DEFLATE
+ * (desert-rust) and zlib-wrapped DEFLATE (desert-scala) through libdeflate,
+ * plus the libdesert zstd extension; the cached (de)compressor contexts of
+ * writers and readers.
+ * SPDX-License-Identifier: MIT
+ *
+ * Layout of every flavour: var_u32(plain length), var_u32(compressed
+ * length), compressed bytes; the zlib flavour writes an empty input as the
+ * single byte 00 (and reads a plain length 0 as "empty, nothing follows").
+ *
+ * Reading (SCHEMA.md §2.8, §3.5): both lengths are read, the compressed
+ * bytes are taken (InputEnded at their first byte if the input is short),
+ * and only then the announced plain length is checked against
+ * options.max_decompressed (DESERT_E_LIMIT at the plain-length varint) --
+ * nothing is allocated before these checks. Decompression errors are
+ * reported at the first compressed byte.
+ *
+ * Memory: libdeflate 1.14 has no per-context allocator (only the global
+ * libdeflate_set_memory_allocator, which would race between contexts), so
+ * its (de)compressors come from malloc; zstd contexts and every buffer go
+ * through the context allocator. */
+#define ZSTD_STATIC_LINKING_ONLY /* ZSTD_customMem, ZSTD_create*_advanced */
+#include <libdeflate.h>
+#include <zstd.h>
+#include <zstd_errors.h>
+
+#include "core/reader_internal.h"
+#include "core/writer_internal.h"
+
+void desert_writer_free_compressors(desert_writer *w);
+void desert_reader_free_decompressors(desert_reader *r);
+
+/* ---- zstd allocation through the context allocator ---------------------- */
+
+/* zstd's free does not pass the size the desert allocator wants back, so
+ * each block carries it in a header that keeps max_align_t alignment. */
+#define DESERT_ZHDR ((size_t)16)
+
+static void *zstd_alloc_cb(void *opaque, size_t size) {
+  const desert_allocator *a = opaque;
+  if (size > SIZE_MAX - DESERT_ZHDR) return NULL;
+  uint8_t *p = desert_mem_alloc(a, size + DESERT_ZHDR);
+  if (!p) return NULL;
+  memcpy(p, &size, sizeof size);
+  return p + DESERT_ZHDR;
+}
+
+static void zstd_free_cb(void *opaque, void *addr) {
+  if (!addr) return;
+  const desert_allocator *a = opaque;
+  uint8_t *p = (uint8_t *)addr - DESERT_ZHDR;
+  size_t size;
+  memcpy(&size, p, sizeof size);
+  desert_mem_free(a, p, size + DESERT_ZHDR);
+}
+
+static ZSTD_customMem zstd_mem(desert_allocator *a) {
+  ZSTD_customMem m = {NULL, NULL, NULL};
+  if (a->alloc) {
+    m.customAlloc = zstd_alloc_cb;
+    m.customFree = zstd_free_cb;
+    m.opaque = a;
+  }
+  return m;
+}
+
+/* ---- context hooks (called by desert_writer_free / desert_reader_free) --- */
+
+void desert_writer_free_compressors(desert_writer *w) {
+  if (!w) return;
+  /* Guarded calls: most writers never compress, and freeing a fresh writer
+   * should not cost fourteen library calls (measured in bench case 1). */
+  for (size_t i = 0; i < sizeof w->deflate_c / sizeof w->deflate_c[0]; i++) {
+    if (w->deflate_c[i]) libdeflate_free_compressor(w->deflate_c[i]);
+    w->deflate_c[i] = NULL;
+  }
+  if (w->zstd_c) ZSTD_freeCCtx(w->zstd_c);
+  w->zstd_c = NULL;
+  /* The writer's compression scratch buffer belongs to this module. */
+  desert_mem_free(&w->opt.allocator, w->scratch, w->scratch_cap);
+  w->scratch = NULL;
+  w->scratch_cap = 0;
+}
+
+void desert_reader_free_decompressors(desert_reader *r) {
+  if (!r) return;
+  libdeflate_free_decompressor(r->inflater);
+  r->inflater = NULL;
+  ZSTD_freeDCtx(r->zstd_d);
+  r->zstd_d = NULL;
+}
+
+/* ---- writer ----------------------------------------------------------------- */
+
+/* A scratch buffer of at least n bytes (its contents are not kept). */
+static uint8_t *scratch(desert_writer *w, size_t n) {
+  if (w->scratch_cap >= n && w->scratch) return w->scratch;
+  size_t cap = w->scratch_cap ? w->scratch_cap : 4096;
+  while (cap < n) {
+    if (cap > SIZE_MAX / 2) {
+      cap = n;
+      break;
+    }
+    cap *= 2;
+  }
+  uint8_t *p = desert_mem_alloc(&w->opt.allocator, cap);
+  if (!p) {
+    desert_w_fail(w, DESERT_E_NOMEM);
+    return NULL;
+  }
+  desert_mem_free(&w->opt.allocator, w->scratch, w->scratch_cap);
+  w->scratch = p;
+  w->scratch_cap = cap;
+  return p;
+}
+
+/* Writes var_u32(plain), var_u32(csize), then csize bytes of data in one
+ * reservation, so a fixed buffer that is too small receives nothing. */
+static desert_status emit_block(desert_writer *w, size_t plain, const uint8_t *data, size_t csize) {
+  if (csize > UINT32_MAX) return desert_w_fail(w, DESERT_E_LENGTH_TOO_LARGE);
+  uint8_t hdr[10];
+  size_t h = desert_put_var_u32(hdr, (uint32_t)plain);
+  h += desert_put_var_u32(hdr + h, (uint32_t)csize);
+  uint8_t *p = NULL;
+  desert_status st = desert_w_reserve_bulk(w, h + csize, &p);
+  if (st) return st;
+  if (p) {
+    memcpy(p, hdr, h);
+    if (csize) memcpy(p + h, data, csize);
+  }
+  desert_w_commit(w, h + csize);
+  return DESERT_OK;
+}
+
+desert_status desert_write_compressed(desert_writer *w, desert_compression flavour, int level,
+                                      const void *src, size_t n) {
+  if (!w) return DESERT_E_ARGUMENT;
+  if (w->status) return w->status;
+  if ((!src && n) || (flavour != DESERT_COMPRESSION_RAW && flavour != DESERT_COMPRESSION_ZLIB) ||
+      level < -1 || level > 12)
+    return desert_w_fail(w, DESERT_E_ARGUMENT);
+  if (n > UINT32_MAX) return desert_w_fail(w, DESERT_E_LENGTH_TOO_LARGE);
+  bool zlib = flavour == DESERT_COMPRESSION_ZLIB;
+  if (zlib && n == 0) return desert_w_byte(w, 0x00); /* Scala: empty = 00 */
+  /* -1: the context's option, else the flavour's library default. */
+  if (level < 0) level = w->opt.compression_level >= 0 ? (w->opt.compression_level > 12 ? 12 : w->opt.compression_level) : (zlib ? 1 : 6);
+  if (n == 0) {
+    /* libdeflate writes an empty stored block for empty input; zlib,
+     * miniz_oxide (flate2) and Java write the 2-byte empty fixed-Huffman
+     * block at every level but 0. Match them (FORMAT.md §11.1: 00 02 03 00). */
+    static const uint8_t fixed_empty[2] = {0x03, 0x00};
+    static const uint8_t stored_empty[5] = {0x01, 0x00, 0x00, 0xff, 0xff};
+    return level == 0 ? emit_block(w, 0, stored_empty, sizeof stored_empty)
+                      : emit_block(w, 0, fixed_empty, sizeof fixed_empty);
+  }
+  struct libdeflate_compressor *c = w->deflate_c[level];
+  if (!c) {
+    c = libdeflate_alloc_compressor(level);
+    if (!c) return desert_w_fail(w, DESERT_E_NOMEM);
+    w->deflate_c[level] = c;
+  }
+  size_t bound =
+      zlib ? libdeflate_zlib_compress_bound(c, n) : libdeflate_deflate_compress_bound(c, n);
+  uint8_t *out = scratch(w, bound);
+  if (!out) return w->status;
+  size_t csize = zlib ? libdeflate_zlib_compress(c, src, n, out, bound)
+                      : libdeflate_deflate_compress(c, src, n, out, bound);
+  if (csize == 0) return desert_w_fail(w, DESERT_E_COMPRESSION);
+  return emit_block(w, n, out, csize);
+}
+
+desert_status desert_write_compressed_zstd(desert_writer *w, int level, const void *src, size_t n) {
+  if (!w) return DESERT_E_ARGUMENT;
+  if (w->status) return w->status;
+  if ((!src && n) || level < -1 || level > ZSTD_maxCLevel())
+    return desert_w_fail(w, DESERT_E_ARGUMENT);
+  if (n > UINT32_MAX) return desert_w_fail(w, DESERT_E_LENGTH_TOO_LARGE);
+  if (level < 0) level = w->opt.compression_level >= 0 ? w->opt.compression_level : 3;
+  if (!w->zstd_c) {
+    w->zstd_c = ZSTD_createCCtx_advanced(zstd_mem(&w->opt.allocator));
+    if (!w->zstd_c) return desert_w_fail(w, DESERT_E_NOMEM);
+  }
+  size_t bound = ZSTD_compressBound(n);
+  if (ZSTD_isError(bound)) return desert_w_fail(w, DESERT_E_LENGTH_TOO_LARGE);
+  uint8_t *out = scratch(w, bound);
+  if (!out) return w->status;
+  /* ZSTD_compressCCtx records the content size in the frame header, which
+   * the reader checks against the announced length. */
+  size_t csize = ZSTD_compressCCtx(w->zstd_c, out, bound, src ? src : out, n, level);
+  if (ZSTD_isError(csize))
+    return desert_w_fail(w, ZSTD_getErrorCode(csize) == ZSTD_error_memory_allocation
+                                ? DESERT_E_NOMEM
+                                : DESERT_E_COMPRESSION);
+  return emit_block(w, n, out, csize);
+}
+
+/* ---- reader ----------------------------------------------------------------- */
+
+/* The two lengths and a view of the compressed bytes, with the offsets
+ * errors are reported at. */
+typedef struct block_hdr {
+  uint32_t plain;
+  size_t plain_at; /* offset of the plain-length varint */
+  const uint8_t *data;
+  size_t csize;
+  size_t data_at; /* offset of the first compressed byte */
+} block_hdr;
+
+/* Reads the compressed length and takes the bytes (the plain length has
+ * been read into h->plain). */
+static desert_status read_rest(desert_reader *r, block_hdr *h) {
+  uint32_t c;
+  if (desert_r_var_u32(r, &c)) return r->status;
+  h->data_at = r->pos;
+  h->data = desert_r_take(r, c); /* checked against the input: no allocation yet */
+  if (!h->data) return r->status;
+  h->csize = c;
+  if ((size_t)h->plain > r->opt.max_decompressed)
+    return desert_r_fail(r, DESERT_E_LIMIT, h->plain_at);
+  return DESERT_OK;
+}
+
+/* Most bytes DEFLATE can expand csize bytes to: every symbol costs at least
+ * one bit and a length/distance pair at least two bits for at most 258
+ * bytes, i.e. <= 1032 bytes per input byte. Used to keep a lying plain
+ * length from causing huge retries. */
+static size_t inflate_bound(size_t csize) {
+  if (csize > (SIZE_MAX - 1024) / 1032) return SIZE_MAX;
+  return csize * 1032 + 1024;
+}
+
+/* First output capacity: the announced size is trusted only up to a small
+ * multiple of the compressed size; past that the output grows by doubling
+ * as inflating proves it is needed (inflate_grow), so a lying header costs
+ * O(csize) memory, not O(announced). */
+static size_t first_capacity(size_t plain, size_t csize, size_t limit) {
+  size_t guess = csize > (SIZE_MAX - 4096) / 4 ? SIZE_MAX : 4 * csize + 4096;
+  size_t c = plain < guess ? plain : guess;
+  return c < limit ? c : limit;
+}
+
+static struct libdeflate_decompressor *inflater(desert_reader *r, size_t at) {
+  if (!r->inflater) {
+    r->inflater = libdeflate_alloc_decompressor();
+    if (!r->inflater) desert_r_fail(r, DESERT_E_NOMEM, at);
+  }
+  return r->inflater;
+}
+
+typedef enum libdeflate_result (*inflate_fn)(struct libdeflate_decompressor *, const void *, size_t,
+                                             void *, size_t, size_t *, size_t *);
+
+/* Inflates h's bytes into dst (first_cap bytes, may be NULL when 0); when
+ * that is too small, retries into growing temporary buffers of at most
+ * `limit` bytes and copies the first min(actual, keep) bytes of the result
+ * into the arena (*res). *len = the inflated size. Returns the libdeflate
+ * result; DESERT errors (NOMEM, LIMIT) are recorded in r and reported as
+ * LIBDEFLATE_BAD_DATA with r->status set. */
+static enum libdeflate_result inflate_grow(desert_reader *r, inflate_fn fn, const block_hdr *h,
+                                           uint8_t *dst, size_t first_cap, size_t limit,
+                                           size_t keep, uint8_t **res, size_t *len) {
+  struct libdeflate_decompressor *d = inflater(r, h->data_at);
+  if (!d) return LIBDEFLATE_BAD_DATA;
+  size_t actual = 0;
+  enum libdeflate_result lr = fn(d, h->data, h->csize, dst, first_cap, NULL, &actual);
+  if (lr != LIBDEFLATE_INSUFFICIENT_SPACE) {
+    *res = dst;
+    *len = actual;
+    return lr;
+  }
+  const desert_allocator *a = &r->opt.allocator;
+  size_t cap = first_cap;
+  for (;;) {
+    if (cap >= limit) {
+      /* inflate_bound() is a true bound, so only max_decompressed ends here. */
+      desert_r_fail(r, DESERT_E_LIMIT, h->data_at);
+      return LIBDEFLATE_BAD_DATA;
+    }
+    cap = cap < 2048 ? 4096 : (cap > limit / 2 ? limit : cap * 2);
+    if (cap > limit) cap = limit;
+    uint8_t *tmp = desert_mem_alloc(a, cap);
+    if (!tmp) {
+      desert_r_fail(r, DESERT_E_NOMEM, h->data_at);
+      return LIBDEFLATE_BAD_DATA;
+    }
+    lr = fn(d, h->data, h->csize, tmp, cap, NULL, &actual);
+    if (lr == LIBDEFLATE_SUCCESS) {
+      size_t n = actual < keep ? actual : keep;
+      uint8_t *out = desert_arena_alloc(&r->arena, n, 1);
+      if (out && n) memcpy(out, tmp, n);
+      desert_mem_free(a, tmp, cap);
+      if (!out) {
+        desert_r_fail(r, DESERT_E_NOMEM, h->data_at);
+        return LIBDEFLATE_BAD_DATA;
+      }
+      *res = out;
+      *len = actual;
+      return lr;
+    }
+    desert_mem_free(a, tmp, cap);
+    if (lr != LIBDEFLATE_INSUFFICIENT_SPACE) return lr;
+  }
+}
+
+static desert_status read_raw_block(desert_reader *r, desert_bytes *out) {
+  block_hdr h;
+  h.plain_at = r->pos;
+  if (desert_r_var_u32(r, &h.plain)) return r->status;
+  if (read_rest(r, &h)) return r->status;
+  /* The plain length is only a capacity hint (SCHEMA.md §2.8). */
+  size_t limit = inflate_bound(h.csize);
+  if (limit > r->opt.max_decompressed) limit = r->opt.max_decompressed;
+  size_t first = first_capacity(h.plain, h.csize, limit);
+  uint8_t *dst = desert_arena_alloc(&r->arena, first, 1);
+  if (!dst) return desert_r_fail(r, DESERT_E_NOMEM, h.data_at);
+  uint8_t *res;
+  size_t len;
+  enum libdeflate_result lr = inflate_grow(r, libdeflate_deflate_decompress_ex, &h, dst, first,
+                                           limit, SIZE_MAX, &res, &len);
+  if (r->status) return r->status;
+  if (lr != LIBDEFLATE_SUCCESS) return desert_r_fail(r, DESERT_E_DECOMPRESSION, h.data_at);
+  /* The plain length was only a hint: give the unused part of the first
+   * capacity back, or a run of small blocks announcing large sizes would
+   * keep ~4 KiB of arena per few input bytes (found by fuzz_compressed:
+   * 1,585 bytes of input held 1 MiB). */
+  if (res == dst) desert_arena_shrink_last(&r->arena, dst, first, len);
+  out->ptr = res;
+  out->len = len;
+  return DESERT_OK;
+}
+
+static desert_status read_zlib_block(desert_reader *r, desert_bytes *out) {
+  block_hdr h;
+  h.plain_at = r->pos;
+  if (desert_r_var_u32(r, &h.plain)) return r->status;
+  if (h.plain == 0) { /* Scala: empty array, nothing more is read */
+    out->ptr = (const uint8_t *)"";
+    out->len = 0;
+    return DESERT_OK;
+  }
+  if (read_rest(r, &h)) return r->status;
+  /* Java inflates into exactly `plain` bytes: a shorter result is padded
+   * with zeros, a longer one cut (SCHEMA.md §2.8). Inflate first (growing
+   * the output as needed), pad afterwards, within a padding budget. */
+  size_t limit = inflate_bound(h.csize);
+  if (limit > r->opt.max_decompressed) limit = r->opt.max_decompressed;
+  if (limit < h.plain) limit = h.plain;
+  size_t first = first_capacity(h.plain, h.csize, limit);
+  uint8_t *dst = desert_arena_alloc(&r->arena, first, 1);
+  if (!dst) return desert_r_fail(r, DESERT_E_NOMEM, h.data_at);
+  uint8_t *res;
+  size_t len;
+  enum libdeflate_result lr =
+      inflate_grow(r, libdeflate_zlib_decompress_ex, &h, dst, first, limit, h.plain, &res, &len);
+  if (r->status) return r->status;
+  if (lr != LIBDEFLATE_SUCCESS) return desert_r_fail(r, DESERT_E_ZLIB_BLOCK, h.data_at);
+  if (len < h.plain) {
+    /* Padding is not data: allow at most 64 KiB + 8 bytes per input byte. */
+    size_t budget = (r->len > (SIZE_MAX - 65536) / 8) ? SIZE_MAX : 8 * r->len + 65536;
+    if (h.plain - len > budget) return desert_r_fail(r, DESERT_E_LIMIT, h.plain_at);
+    if (res == dst && first >= h.plain) {
+      memset(res + len, 0, h.plain - len);
+    } else {
+      uint8_t *full = desert_arena_alloc(&r->arena, h.plain, 1);
+      if (!full) return desert_r_fail(r, DESERT_E_NOMEM, h.data_at);
+      if (len) memcpy(full, res, len);
+      memset(full + len, 0, h.plain - len);
+      res = full;
+    }
+  }
+  out->ptr = res;
+  out->len = h.plain;
+  return DESERT_OK;
+}
+
+desert_status desert_read_compressed(desert_reader *r, desert_compression flavour,
+                                     desert_bytes *out) {
+  if (!r) return DESERT_E_ARGUMENT;
+  if (r->status) return r->status;
+  if (!out || (flavour != DESERT_COMPRESSION_RAW && flavour != DESERT_COMPRESSION_ZLIB))
+    return desert_r_fail(r, DESERT_E_ARGUMENT, r->pos);
+  return flavour == DESERT_COMPRESSION_ZLIB ? read_zlib_block(r, out) : read_raw_block(r, out);
+}
+
+desert_status desert_read_compressed_zstd(desert_reader *r, desert_bytes *out) {
+  if (!r) return DESERT_E_ARGUMENT;
+  if (r->status) return r->status;
+  if (!out) return desert_r_fail(r, DESERT_E_ARGUMENT, r->pos);
+  block_hdr h;
+  h.plain_at = r->pos;
+  if (desert_r_var_u32(r, &h.plain)) return r->status;
+  if (read_rest(r, &h)) return r->status;
+  /* Exactly one frame filling the block, announcing the plain length. */
+  size_t fsize = ZSTD_findFrameCompressedSize(h.data, h.csize);
+  if (ZSTD_isError(fsize) || fsize != h.csize ||
+      ZSTD_getFrameContentSize(h.data, h.csize) != (unsigned long long)h.plain)
+    return desert_r_fail(r, DESERT_E_DECOMPRESSION, h.data_at);
+  if (!r->zstd_d) {
+    r->zstd_d = ZSTD_createDCtx_advanced(zstd_mem(&r->opt.allocator));
+    if (!r->zstd_d) return desert_r_fail(r, DESERT_E_NOMEM, h.data_at);
+  }
+  /* The frame header's size is not trusted for the allocation: start at a
+   * small multiple of the compressed size and double while zstd reports
+   * dstSize_tooSmall (single-shot decoding allocates no window, and a
+   * retry costs at most the work already done). Temporary buffers come
+   * from the context allocator; the result is copied into the arena. */
+  const desert_allocator *a = &r->opt.allocator;
+  size_t cap = first_capacity(h.plain, h.csize, h.plain);
+  uint8_t *buf = NULL;
+  size_t got;
+  for (;;) {
+    buf = desert_mem_alloc(a, cap ? cap : 1);
+    if (!buf) return desert_r_fail(r, DESERT_E_NOMEM, h.data_at);
+    got = ZSTD_decompressDCtx(r->zstd_d, buf, cap, h.data, h.csize);
+    if (!ZSTD_isError(got) || ZSTD_getErrorCode(got) != ZSTD_error_dstSize_tooSmall ||
+        cap >= h.plain)
+      break;
+    desert_mem_free(a, buf, cap ? cap : 1);
+    cap = cap > h.plain / 2 ? h.plain : cap * 2;
+  }
+  desert_status st = DESERT_OK;
+  if (ZSTD_isError(got) && ZSTD_getErrorCode(got) == ZSTD_error_memory_allocation)
+    st = DESERT_E_NOMEM;
+  else if (ZSTD_isError(got) || got != h.plain)
+    st = DESERT_E_DECOMPRESSION;
+  uint8_t *dst = NULL;
+  if (!st) {
+    dst = desert_arena_alloc(&r->arena, h.plain, 1);
+    if (!dst) st = DESERT_E_NOMEM;
+    else if (got) memcpy(dst, buf, got);
+  }
+  desert_mem_free(a, buf, cap ? cap : 1);
+  if (st) return desert_r_fail(r, st, h.data_at);
+  out->ptr = dst;
+  out->len = got;
+  return DESERT_OK;
+}

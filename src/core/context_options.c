@@ -1,0 +1,56 @@
+/* src/core/context_options.c — validating a caller's desert_options and
+ * resolving its defaults for a writer or reader context; the default
+ * allocator.
+ * SPDX-License-Identifier: MIT */
+#include <stdlib.h>
+
+#include "base/internal.h"
+
+#define DESERT_KNOWN_FLAGS                                                      \
+  (DESERT_OPT_SCALA_CHARS | DESERT_OPT_LENIENT_UTF8 | DESERT_OPT_LENIENT_TAGS | \
+   DESERT_OPT_LENIENT_VARINT | DESERT_OPT_LEGACY_HEADER_STRINGS |               \
+   DESERT_OPT_SCALA_REMOVED_OPTIONAL)
+
+void *desert_mem_alloc(const desert_allocator *a, size_t n) {
+  if (a->alloc) return a->alloc(a->opaque, n ? n : 1);
+  return malloc(n ? n : 1);
+}
+
+void desert_mem_free(const desert_allocator *a, void *p, size_t n) {
+  if (!p) return;
+  if (a->free) {
+    a->free(a->opaque, p, n ? n : 1);
+    return;
+  }
+  free(p);
+}
+
+desert_status desert_options_resolve(const desert_options *opt, desert_options *out,
+                                     const desert_kernels **kernels) {
+  /* Validated in place and copied once: this runs at every context
+   * create. Nothing is written to *out on failure. */
+  desert_options dflt;
+  if (opt) {
+    /* Only this header's layout exists so far; a different size means the
+     * caller was compiled against another version of the struct. */
+    if (opt->struct_size != sizeof(desert_options)) return DESERT_E_ARGUMENT;
+  } else {
+    desert_options_init(&dflt);
+    opt = &dflt;
+  }
+  if ((opt->allocator.alloc == NULL) != (opt->allocator.free == NULL)) return DESERT_E_ARGUMENT;
+  if (opt->flags & ~(unsigned)DESERT_KNOWN_FLAGS) return DESERT_E_ARGUMENT;
+  if (opt->compression != DESERT_COMPRESSION_RAW && opt->compression != DESERT_COMPRESSION_ZLIB)
+    return DESERT_E_ARGUMENT;
+  if (opt->compression_level < -1 || opt->compression_level > 22) return DESERT_E_ARGUMENT;
+  if ((unsigned)opt->isa >= (unsigned)DESERT_ISA_COUNT_) return DESERT_E_ARGUMENT;
+  const desert_kernels *k = desert_kernels_for(opt->isa);
+  if (!k) return DESERT_E_ISA_UNAVAILABLE;
+  *out = *opt;
+  if (out->max_length == 0) out->max_length = DESERT_DEFAULT_MAX_LENGTH;
+  if (out->max_collection == 0) out->max_collection = DESERT_DEFAULT_MAX_COLLECTION;
+  if (out->max_depth == 0) out->max_depth = DESERT_DEFAULT_MAX_DEPTH;
+  if (out->max_decompressed == 0) out->max_decompressed = DESERT_DEFAULT_MAX_DECOMPRESSED;
+  *kernels = k;
+  return DESERT_OK;
+}

@@ -1,0 +1,87 @@
+/* src/core/reader_internal.h — the reader context's layout and the inline
+ * cursor primitives the layers above (values, compression, records, types)
+ * read with. Internal.
+ *
+ * The cursor is [pos, end) inside base[0..len): end is the current limit,
+ * narrowed by the records layer to a chunk's byte range so reads cannot run
+ * past a chunk (InputEndedUnexpectedly). Offsets are absolute in base.
+ * SPDX-License-Identifier: MIT */
+#ifndef DESERT_READER_INTERNAL_H
+#define DESERT_READER_INTERNAL_H
+
+#include "core/arena.h"
+#include "desert/reader.h"
+#include "base/internal.h"
+#include "core/reftab.h"
+#include "core/strtab.h"
+
+struct desert_reader {
+  desert_status status; /* first error (sticky) */
+  size_t pos;           /* next byte */
+  size_t end;           /* current limit (end of input or of a chunk) */
+  const uint8_t *base;  /* never NULL (an empty static array without input) */
+  size_t len;           /* whole input */
+  size_t err_offset;
+  const desert_kernels *k;
+  desert_options opt;
+  desert_strtab strings; /* views, not copies */
+  desert_reftab refs;
+  desert_arena arena;
+  unsigned depth;
+  void *inflater; /* libdeflate decompressor, created lazily */
+  void *zstd_d;   /* ZSTD_DCtx, created lazily */
+  void *records;  /* records layer state, see record.c */
+  void (*records_free)(desert_reader *r);
+};
+
+/* Records the first error at an absolute offset; returns the status. */
+DESERT_INLINE desert_status desert_r_fail(desert_reader *r, desert_status st, size_t off) {
+  if (r->status == DESERT_OK) {
+    r->status = st;
+    r->err_offset = off;
+  }
+  return r->status;
+}
+
+DESERT_INLINE size_t desert_r_avail(const desert_reader *r) { return r->end - r->pos; }
+
+/* View of the next n bytes, advancing; NULL after recording
+ * DESERT_E_INPUT_ENDED at the item's start. */
+DESERT_INLINE const uint8_t *desert_r_take(desert_reader *r, size_t n) {
+  if (DESERT_UNLIKELY(r->status)) return NULL;
+  if (DESERT_UNLIKELY(r->end - r->pos < n)) {
+    desert_r_fail(r, DESERT_E_INPUT_ENDED, r->pos);
+    return NULL;
+  }
+  const uint8_t *p = r->base + r->pos;
+  r->pos += n;
+  return p;
+}
+
+desert_status desert_r_var_u32_slow(desert_reader *r, uint32_t *out);
+
+DESERT_INLINE desert_status desert_r_var_u32(desert_reader *r, uint32_t *out) {
+  if (DESERT_UNLIKELY(r->status)) return r->status;
+  if (DESERT_LIKELY(r->pos < r->end)) {
+    uint8_t b = r->base[r->pos];
+    if (DESERT_LIKELY(b < 0x80u)) {
+      r->pos++;
+      *out = b;
+      return DESERT_OK;
+    }
+  }
+  return desert_r_var_u32_slow(r, out);
+}
+
+/* Reads a var_i32 (zig-zag) at the cursor; range checks are the caller's. */
+desert_status desert_r_var_i32(desert_reader *r, int32_t *out);
+
+/* Reads a string body of len bytes that starts at the cursor: checks the
+ * remaining input, validates UTF-8 (lenient mode: replaced copy in the
+ * arena). */
+desert_status desert_r_string_body(desert_reader *r, size_t len, desert_str *out);
+
+/* Reads a 00/01 tag byte under the session's tag strictness. */
+desert_status desert_r_tag(desert_reader *r, bool *one);
+
+#endif

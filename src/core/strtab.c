@@ -1,0 +1,159 @@
+/* src/core/strtab.c — DeduplicatedString table (see strtab.h): entries indexed
+ * by id, plus an open-addressing hash index from content to id.
+ * SPDX-License-Identifier: MIT */
+#include "core/strtab.h"
+
+/* Field by field rather than memset: a struct-sized memset becomes
+ * `rep stosq` (see desert_zero), and this runs at every context create. */
+void desert_strtab_init(desert_strtab *t, const desert_allocator *alloc, bool copy_keys) {
+  t->alloc = alloc;
+  t->copy_keys = copy_keys;
+  t->dirty = false;
+  t->entries = NULL;
+  t->count = t->entries_cap = 0;
+  t->slots = NULL;
+  t->slots_cap = 0;
+  desert_arena_init(&t->text, alloc);
+}
+
+void desert_strtab_clear(desert_strtab *t) {
+  /* Most messages never touch the table: keep their reset free. */
+  if (!t->dirty) return;
+  t->dirty = false;
+  t->count = 0;
+  if (t->slots) memset(t->slots, 0, t->slots_cap * sizeof *t->slots);
+  desert_arena_reset(&t->text);
+}
+
+void desert_strtab_free(desert_strtab *t) {
+  desert_mem_free(t->alloc, t->entries, t->entries_cap * sizeof *t->entries);
+  desert_mem_free(t->alloc, t->slots, t->slots_cap * sizeof *t->slots);
+  desert_arena_free(&t->text);
+  t->entries = NULL;
+  t->slots = NULL;
+  t->count = t->entries_cap = t->slots_cap = 0;
+}
+
+/* Word-at-a-time multiplicative hash; strings are trusted in the writer and
+ * the reader's table size is bounded by its input, so no keyed hash. The
+ * tail is read with fixed-size (overlapping) loads: a variable-length
+ * memcpy would be a library call on the dedup hot path. */
+static uint64_t hash_bytes(const char *s, size_t len) {
+  const uint64_t m = 0x9E3779B97F4A7C15ull;
+  uint64_t h = (uint64_t)len * m ^ 0x2545F4914F6CDD1Dull;
+  uint64_t w;
+  size_t i = 0;
+  for (; i + 8 <= len; i += 8) {
+    memcpy(&w, s + i, 8);
+    h = (h ^ w) * m;
+    h ^= h >> 29;
+  }
+  if (i < len) {
+    if (len >= 8) {
+      memcpy(&w, s + len - 8, 8);
+    } else if (len >= 4) {
+      uint32_t a, b;
+      memcpy(&a, s, 4);
+      memcpy(&b, s + len - 4, 4);
+      w = (uint64_t)a << 32 | b;
+    } else {
+      w = (uint64_t)(uint8_t)s[0] << 16 | (uint64_t)(uint8_t)s[len / 2] << 8 | (uint8_t)s[len - 1];
+    }
+    h = (h ^ w) * m;
+    h ^= h >> 29;
+  }
+  h *= m;
+  return h ^ (h >> 32);
+}
+
+static bool entry_is(const desert_strtab_entry *e, const char *s, size_t len, uint64_t h) {
+  return e->hash == h && e->len == len && (len == 0 || memcmp(e->ptr, s, len) == 0);
+}
+
+uint32_t desert_strtab_find(const desert_strtab *t, const char *s, size_t len) {
+  if (t->count == 0) return 0;
+  uint64_t h = hash_bytes(s, len);
+  size_t mask = t->slots_cap - 1;
+  for (size_t i = (size_t)h & mask;; i = (i + 1) & mask) {
+    uint32_t id = t->slots[i];
+    if (id == 0) return 0;
+    if (entry_is(&t->entries[id - 1], s, len, h)) return id;
+  }
+}
+
+static void index_entry(desert_strtab *t, uint32_t id) {
+  size_t mask = t->slots_cap - 1;
+  size_t i = (size_t)t->entries[id - 1].hash & mask;
+  while (t->slots[i] != 0) i = (i + 1) & mask;
+  t->slots[i] = id;
+}
+
+static desert_status grow_slots(desert_strtab *t) {
+  size_t ncap = t->slots_cap ? t->slots_cap * 2 : 64;
+  uint32_t *ns = desert_mem_alloc(t->alloc, ncap * sizeof *ns);
+  if (!ns) return DESERT_E_NOMEM;
+  memset(ns, 0, ncap * sizeof *ns);
+  desert_mem_free(t->alloc, t->slots, t->slots_cap * sizeof *t->slots);
+  t->slots = ns;
+  t->slots_cap = ncap;
+  for (size_t id = 1; id <= t->count; id++) index_entry(t, (uint32_t)id);
+  return DESERT_OK;
+}
+
+static desert_status grow_entries(desert_strtab *t) {
+  size_t ncap = t->entries_cap ? t->entries_cap * 2 : 32;
+  desert_strtab_entry *ne = desert_mem_alloc(t->alloc, ncap * sizeof *ne);
+  if (!ne) return DESERT_E_NOMEM;
+  if (t->count) memcpy(ne, t->entries, t->count * sizeof *ne);
+  desert_mem_free(t->alloc, t->entries, t->entries_cap * sizeof *t->entries);
+  t->entries = ne;
+  t->entries_cap = ncap;
+  return DESERT_OK;
+}
+
+desert_status desert_strtab_add(desert_strtab *t, const char *s, size_t len, uint32_t *id,
+                                bool *added) {
+  uint32_t found = desert_strtab_find(t, s, len);
+  if (found) {
+    *id = found;
+    *added = false;
+    return DESERT_OK;
+  }
+  if (t->count >= INT32_MAX) return DESERT_E_LIMIT;
+  desert_status st;
+  if (t->count == t->entries_cap && (st = grow_entries(t)) != DESERT_OK) return st;
+  /* Keep the load factor at or below 1/2. */
+  if ((t->count + 1) * 2 > t->slots_cap && (st = grow_slots(t)) != DESERT_OK) return st;
+  const char *key = s;
+  if (t->copy_keys && len > 0) {
+    char *copy = desert_arena_alloc(&t->text, len, 1);
+    if (!copy) return DESERT_E_NOMEM;
+    memcpy(copy, s, len);
+    key = copy;
+  }
+  desert_strtab_entry *e = &t->entries[t->count];
+  e->ptr = key;
+  e->len = len;
+  e->hash = hash_bytes(s, len);
+  t->count++;
+  t->dirty = true;
+  index_entry(t, (uint32_t)t->count);
+  *id = (uint32_t)t->count;
+  *added = true;
+  return DESERT_OK;
+}
+
+const desert_strtab_entry *desert_strtab_get(const desert_strtab *t, uint64_t id) {
+  if (id == 0 || id > t->count) return NULL;
+  return &t->entries[id - 1];
+}
+
+void desert_strtab_truncate(desert_strtab *t, size_t n) {
+  if (n >= t->count) return;
+  t->count = n;
+  /* Rebuild the index: only the legacy writer does this, once per record
+   * that registers header strings, on small tables. (The copied text of the
+   * dropped entries stays in the arena until the next message.) */
+  memset(t->slots, 0, t->slots_cap * sizeof *t->slots);
+  for (size_t id = 1; id <= t->count; id++) index_entry(t, (uint32_t)id);
+}

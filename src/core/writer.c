@@ -1,0 +1,520 @@
+/* src/core/writer.c — the writer context (output modes, sticky errors, session
+ * tables) and the primitive values of FORMAT.md §1–§7, §8.1, §12 and §16.
+ * Single values are encoded inline; runs above DESERT_BULK_THRESHOLD go to
+ * the context's kernel table. Compressed blocks live in compress.c, the
+ * values of §8–§9 in values_*.c.
+ * SPDX-License-Identifier: MIT */
+#include "scalar/scalar.h"
+#include "core/writer_internal.h"
+
+/* ---- output targets ------------------------------------------------------ */
+
+desert_status desert_wtarget_reserve(desert_writer *w, desert_wtarget *t, size_t n) {
+  if (t->cap - t->len >= n) return DESERT_OK;
+  if (t->mode == DESERT_WMODE_FIXED) return DESERT_E_DST_TOO_SMALL;
+  if (n > SIZE_MAX / 4 - t->len) return DESERT_E_NOMEM;
+  const bool inl = t->inl && t->data == t->inl;
+  size_t need = t->len + n;
+  /* Leaving the inline buffer means the message is not small: skip the
+   * doublings a heap buffer would start with. */
+  size_t ncap = inl ? 4 * t->cap : t->cap ? t->cap : 256;
+  while (ncap < need) ncap *= 2;
+  uint8_t *nd = desert_mem_alloc(&w->opt.allocator, ncap);
+  if (!nd) return DESERT_E_NOMEM;
+  if (t->len) memcpy(nd, t->data, t->len);
+  if (!inl) desert_mem_free(&w->opt.allocator, t->data, t->cap);
+  t->data = nd;
+  t->cap = ncap;
+  return DESERT_OK;
+}
+
+void desert_wtarget_free(desert_writer *w, desert_wtarget *t) {
+  if (t->mode == DESERT_WMODE_GROW && !(t->inl && t->data == t->inl))
+    desert_mem_free(&w->opt.allocator, t->data, t->cap);
+  t->data = NULL;
+  t->len = t->cap = 0;
+}
+
+uint8_t *desert_w_reserve_slow(desert_writer *w, size_t n) {
+  desert_wtarget *t = w->t;
+  if (t->mode == DESERT_WMODE_COUNT) {
+    /* Size-only: the bytes land in a sink; only the count matters. */
+    if (n <= DESERT_W_SCRATCH) return w->count_sink;
+    desert_w_fail(w, DESERT_E_ARGUMENT); /* internal misuse: bulk paths use reserve_bulk */
+    return NULL;
+  }
+  desert_status st = desert_wtarget_reserve(w, t, n);
+  if (st != DESERT_OK) {
+    desert_w_fail(w, st);
+    return NULL;
+  }
+  if (t == &w->main && t->mode == DESERT_WMODE_GROW) {
+    w->own = t->data;
+    w->own_cap = t->cap;
+  }
+  return t->data + t->len;
+}
+
+desert_status desert_w_reserve_bulk(desert_writer *w, size_t n, uint8_t **p) {
+  if (w->status) return w->status;
+  if (n == 0 || w->t->mode == DESERT_WMODE_COUNT) {
+    *p = NULL;
+    return DESERT_OK;
+  }
+  uint8_t *q = desert_w_reserve(w, n);
+  if (!q) return w->status;
+  *p = q;
+  return DESERT_OK;
+}
+
+desert_status desert_w_append(desert_writer *w, const void *src, size_t n) {
+  uint8_t *p = NULL;
+  desert_status st = desert_w_reserve_bulk(w, n, &p);
+  if (st) return st;
+  if (p && n) desert_copy(p, src, n);
+  desert_w_commit(w, n);
+  return DESERT_OK;
+}
+
+/* ---- lifecycle ------------------------------------------------------------ */
+
+desert_status desert_writer_create(const desert_options *opt, desert_writer **out) {
+  if (!out) return DESERT_E_ARGUMENT;
+  *out = NULL;
+  desert_options o;
+  const desert_kernels *k;
+  desert_status st = desert_options_resolve(opt, &o, &k);
+  if (st) return st;
+  desert_writer *w = desert_mem_alloc(&o.allocator, sizeof *w);
+  if (!w) return DESERT_E_NOMEM;
+  /* Only the records and compression state need zeros (see the layout
+   * note in writer_internal.h); the rest is set here. */
+  desert_zero(&w->records, offsetof(desert_writer, count_sink) - offsetof(desert_writer, records));
+  w->status = DESERT_OK;
+  w->opt = o;
+  w->k = k;
+  w->depth = 0;
+  w->main.data = w->own = w->inline_buf;
+  w->main.len = 0;
+  w->main.cap = w->own_cap = DESERT_W_INLINE;
+  w->main.mode = DESERT_WMODE_GROW;
+  w->main.inl = w->inline_buf;
+  w->t = &w->main;
+  /* The tables allocate nothing until first used. */
+  desert_strtab_init(&w->strings, &w->opt.allocator, true);
+  desert_reftab_init(&w->refs, &w->opt.allocator);
+  *out = w;
+  return DESERT_OK;
+}
+
+/* compress.c releases its cached compressors through this hook. */
+void desert_writer_free_compressors(desert_writer *w);
+
+/* Whether compress.c created anything: most writers never compress, and a
+ * fresh writer's free should not pay for a call that finds nothing. */
+static bool has_compressors(const desert_writer *w) {
+  uintptr_t any = (uintptr_t)w->zstd_c | (uintptr_t)w->scratch;
+  for (size_t i = 0; i < sizeof w->deflate_c / sizeof w->deflate_c[0]; i++)
+    any |= (uintptr_t)w->deflate_c[i];
+  return any != 0;
+}
+
+void desert_writer_free(desert_writer *w) {
+  if (!w) return;
+  if (w->records_free) w->records_free(w);
+  if (has_compressors(w)) desert_writer_free_compressors(w); /* also owns w->scratch */
+  if (w->own != w->inline_buf) desert_mem_free(&w->opt.allocator, w->own, w->own_cap);
+  if (w->strings.entries || w->strings.slots || w->strings.text.head)
+    desert_strtab_free(&w->strings);
+  if (w->refs.objs || w->refs.slots) desert_reftab_free(&w->refs);
+  desert_allocator a = w->opt.allocator;
+  desert_mem_free(&a, w, sizeof *w);
+}
+
+void desert_writer_reset(desert_writer *w) {
+  if (!w) return;
+  w->status = DESERT_OK;
+  w->t = &w->main;
+  w->main.len = 0;
+  w->depth = 0;
+  /* Inline tests: a message that used neither table pays no calls. */
+  if (w->strings.dirty) desert_strtab_clear(&w->strings);
+  if (w->refs.count) desert_reftab_clear(&w->refs);
+}
+
+desert_status desert_writer_use_buffer(desert_writer *w, void *buf, size_t cap) {
+  if (!w || (!buf && cap)) return DESERT_E_ARGUMENT;
+  w->main.data = buf;
+  w->main.cap = cap;
+  w->main.mode = DESERT_WMODE_FIXED;
+  desert_writer_reset(w);
+  return DESERT_OK;
+}
+
+void desert_writer_use_growable(desert_writer *w) {
+  if (!w) return;
+  w->main.data = w->own;
+  w->main.cap = w->own_cap;
+  w->main.mode = DESERT_WMODE_GROW;
+  desert_writer_reset(w);
+}
+
+void desert_writer_count_only(desert_writer *w) {
+  if (!w) return;
+  w->main.data = NULL;
+  w->main.cap = 0;
+  w->main.mode = DESERT_WMODE_COUNT;
+  desert_writer_reset(w);
+}
+
+size_t desert_writer_size(const desert_writer *w) { return w ? w->main.len : 0; }
+
+const uint8_t *desert_writer_data(const desert_writer *w, size_t *len) {
+  if (len) *len = w ? w->main.len : 0;
+  if (!w || w->main.mode == DESERT_WMODE_COUNT) return NULL;
+  return w->main.data;
+}
+
+desert_status desert_writer_status(const desert_writer *w) {
+  return w ? w->status : DESERT_E_ARGUMENT;
+}
+desert_isa desert_writer_isa(const desert_writer *w) { return w ? w->k->isa : DESERT_ISA_AUTO; }
+const desert_options *desert_writer_options(const desert_writer *w) { return w ? &w->opt : NULL; }
+
+/* ---- fixed-width primitives ------------------------------------------------ */
+
+#define DESERT_W_FIXED(name, type, n, put)                      \
+  desert_status desert_write_##name(desert_writer *w, type v) { \
+    if (DESERT_UNLIKELY(w->status)) return w->status;           \
+    uint8_t *p = desert_w_reserve(w, n);                        \
+    if (DESERT_UNLIKELY(!p)) return w->status;                  \
+    put;                                                        \
+    desert_w_commit(w, n);                                      \
+    return DESERT_OK;                                           \
+  }
+
+DESERT_W_FIXED(u8, uint8_t, 1, *p = v)
+DESERT_W_FIXED(i8, int8_t, 1, *p = (uint8_t)v)
+DESERT_W_FIXED(u16, uint16_t, 2, desert_put_be16(p, v))
+DESERT_W_FIXED(i16, int16_t, 2, desert_put_be16(p, (uint16_t)v))
+DESERT_W_FIXED(u32, uint32_t, 4, desert_put_be32(p, v))
+DESERT_W_FIXED(i32, int32_t, 4, desert_put_be32(p, (uint32_t)v))
+DESERT_W_FIXED(u64, uint64_t, 8, desert_put_be64(p, v))
+DESERT_W_FIXED(i64, int64_t, 8, desert_put_be64(p, (uint64_t)v))
+DESERT_W_FIXED(u128, desert_u128, 16, (desert_put_be64(p, v.hi), desert_put_be64(p + 8, v.lo)))
+DESERT_W_FIXED(f32_bits, uint32_t, 4, desert_put_be32(p, v))
+DESERT_W_FIXED(f64_bits, uint64_t, 8, desert_put_be64(p, v))
+
+desert_status desert_write_f32(desert_writer *w, float v) {
+  uint32_t b;
+  memcpy(&b, &v, 4);
+  return desert_write_f32_bits(w, b);
+}
+
+desert_status desert_write_f64(desert_writer *w, double v) {
+  uint64_t b;
+  memcpy(&b, &v, 8);
+  return desert_write_f64_bits(w, b);
+}
+
+desert_status desert_write_bool(desert_writer *w, bool v) { return desert_w_byte(w, v ? 1 : 0); }
+
+desert_status desert_write_raw(desert_writer *w, const void *src, size_t n) {
+  if (w->status) return w->status;
+  if (!src && n) return desert_w_fail(w, DESERT_E_ARGUMENT);
+  return desert_w_append(w, src, n);
+}
+
+desert_status desert_write_var_u32(desert_writer *w, uint32_t v) { return desert_w_var_u32(w, v); }
+
+desert_status desert_write_var_i32(desert_writer *w, int32_t v) {
+  return desert_w_var_u32(w, desert_zigzag32(v));
+}
+
+/* ---- characters ----------------------------------------------------------- */
+
+desert_status desert_write_char(desert_writer *w, uint32_t cp) {
+  if (w->status) return w->status;
+  if ((cp >= 0xD800u && cp <= 0xDFFFu) || cp > 0x10FFFFu)
+    return desert_w_fail(w, DESERT_E_INVALID_CHAR);
+  if (w->opt.flags & DESERT_OPT_SCALA_CHARS) {
+    if (cp > 0xFFFFu) return desert_w_fail(w, DESERT_E_UNSUPPORTED_CHAR);
+    return desert_write_u16(w, (uint16_t)cp);
+  }
+  return desert_w_var_u32(w, cp);
+}
+
+desert_status desert_write_char16(desert_writer *w, uint16_t unit) {
+  return desert_write_u16(w, unit);
+}
+
+/* ---- strings ---------------------------------------------------------------- */
+
+/* Empty inputs may come as NULL; kernels get a real (empty) range instead,
+ * so no NULL + 0 arithmetic happens anywhere below. */
+static const uint16_t desert_empty_text[1] = {0};
+#define DESERT_NONNULL(s, len, type)                                     \
+  do {                                                                   \
+    if ((len) == 0) (s) = (const type *)(const void *)desert_empty_text; \
+  } while (0)
+
+desert_status desert_w_string_body(desert_writer *w, const char *s, size_t len) {
+  if (len > (size_t)INT32_MAX) return desert_w_fail(w, DESERT_E_LENGTH_TOO_LARGE);
+  desert_status st = desert_w_var_u32(w, desert_zigzag32((int32_t)len));
+  if (st) return st;
+  return desert_w_append(w, s, len);
+}
+
+static desert_status validate_utf8(const desert_writer *w, const char *s, size_t len) {
+  size_t pos;
+  if (len < DESERT_BULK_THRESHOLD) {
+    if (desert_is_ascii_short((const uint8_t *)s, len)) return DESERT_OK;
+    return desert_scalar_utf8_validate((const uint8_t *)s, len, &pos);
+  }
+  return w->k->utf8_validate((const uint8_t *)s, len, &pos);
+}
+
+desert_status desert_write_string(desert_writer *w, const char *s, size_t len) {
+  if (w->status) return w->status;
+  if (!s && len) return desert_w_fail(w, DESERT_E_ARGUMENT);
+  DESERT_NONNULL(s, len, char);
+  desert_status st = validate_utf8(w, s, len);
+  if (st) return desert_w_fail(w, st);
+  return desert_w_string_body(w, s, len);
+}
+
+desert_status desert_write_cstring(desert_writer *w, const char *s) {
+  if (w->status) return w->status;
+  if (!s) return desert_w_fail(w, DESERT_E_ARGUMENT);
+  return desert_write_string(w, s, strlen(s));
+}
+
+/* Java's String.getBytes(UTF_8) writes '?' for an unpaired surrogate: the
+ * lenient path of desert_write_string_utf16, scalar because it is rare. */
+static size_t utf16_lenient_len(const uint16_t *s, size_t len) {
+  size_t out = 0;
+  for (size_t i = 0; i < len; i++) {
+    uint16_t u = s[i];
+    if (u < 0x80u)
+      out += 1;
+    else if (u < 0x800u)
+      out += 2;
+    else if (u >= 0xD800u && u <= 0xDBFFu && i + 1 < len && s[i + 1] >= 0xDC00u &&
+             s[i + 1] <= 0xDFFFu) {
+      out += 4;
+      i++;
+    } else if (u >= 0xD800u && u <= 0xDFFFu)
+      out += 1;
+    else
+      out += 3;
+  }
+  return out;
+}
+
+static void utf16_lenient_convert(const uint16_t *s, size_t len, uint8_t *d) {
+  for (size_t i = 0; i < len; i++) {
+    uint32_t u = s[i];
+    if (u < 0x80u) {
+      *d++ = (uint8_t)u;
+    } else if (u < 0x800u) {
+      *d++ = (uint8_t)(0xC0u | (u >> 6));
+      *d++ = (uint8_t)(0x80u | (u & 0x3Fu));
+    } else if (u >= 0xD800u && u <= 0xDBFFu && i + 1 < len && s[i + 1] >= 0xDC00u &&
+               s[i + 1] <= 0xDFFFu) {
+      uint32_t cp = 0x10000u + ((u - 0xD800u) << 10) + (uint32_t)(s[i + 1] - 0xDC00u);
+      i++;
+      *d++ = (uint8_t)(0xF0u | (cp >> 18));
+      *d++ = (uint8_t)(0x80u | ((cp >> 12) & 0x3Fu));
+      *d++ = (uint8_t)(0x80u | ((cp >> 6) & 0x3Fu));
+      *d++ = (uint8_t)(0x80u | (cp & 0x3Fu));
+    } else if (u >= 0xD800u && u <= 0xDFFFu) {
+      *d++ = '?';
+    } else {
+      *d++ = (uint8_t)(0xE0u | (u >> 12));
+      *d++ = (uint8_t)(0x80u | ((u >> 6) & 0x3Fu));
+      *d++ = (uint8_t)(0x80u | (u & 0x3Fu));
+    }
+  }
+}
+
+desert_status desert_write_string_utf16(desert_writer *w, const uint16_t *s, size_t len) {
+  if (w->status) return w->status;
+  if (!s && len) return desert_w_fail(w, DESERT_E_ARGUMENT);
+  DESERT_NONNULL(s, len, uint16_t);
+  size_t n;
+  bool lenient = false;
+  desert_status st = w->k->utf8_len_from_utf16(s, len, &n);
+  if (st == DESERT_E_INVALID_UTF16 && (w->opt.flags & DESERT_OPT_LENIENT_UTF8)) {
+    lenient = true;
+    n = utf16_lenient_len(s, len);
+  } else if (st) {
+    return desert_w_fail(w, st);
+  }
+  if (n > (size_t)INT32_MAX) return desert_w_fail(w, DESERT_E_LENGTH_TOO_LARGE);
+  if ((st = desert_w_var_u32(w, desert_zigzag32((int32_t)n)))) return st;
+  uint8_t *p = NULL;
+  if ((st = desert_w_reserve_bulk(w, n, &p))) return st;
+  if (p) {
+    if (lenient) {
+      utf16_lenient_convert(s, len, p);
+    } else {
+      size_t written, pos;
+      st = w->k->utf16_to_utf8(s, len, p, n, &written, &pos);
+      if (st) return desert_w_fail(w, st);
+    }
+  }
+  desert_w_commit(w, n);
+  return DESERT_OK;
+}
+
+desert_status desert_write_string_latin1(desert_writer *w, const uint8_t *s, size_t len) {
+  if (w->status) return w->status;
+  if (!s && len) return desert_w_fail(w, DESERT_E_ARGUMENT);
+  DESERT_NONNULL(s, len, uint8_t);
+  size_t n = w->k->utf8_len_from_latin1(s, len);
+  if (n > (size_t)INT32_MAX) return desert_w_fail(w, DESERT_E_LENGTH_TOO_LARGE);
+  desert_status st = desert_w_var_u32(w, desert_zigzag32((int32_t)n));
+  if (st) return st;
+  uint8_t *p = NULL;
+  if ((st = desert_w_reserve_bulk(w, n, &p))) return st;
+  if (p) w->k->latin1_to_utf8(s, len, p);
+  desert_w_commit(w, n);
+  return DESERT_OK;
+}
+
+desert_status desert_write_dedup_string(desert_writer *w, const char *s, size_t len) {
+  if (w->status) return w->status;
+  if (!s && len) return desert_w_fail(w, DESERT_E_ARGUMENT);
+  DESERT_NONNULL(s, len, char);
+  /* Only valid text is ever registered, so a hit needs no validation. */
+  uint32_t id = desert_strtab_find(&w->strings, s, len);
+  if (id) return desert_w_var_u32(w, desert_zigzag32(-(int32_t)id));
+  desert_status st = validate_utf8(w, s, len);
+  if (st) return desert_w_fail(w, st);
+  if (len > (size_t)INT32_MAX) return desert_w_fail(w, DESERT_E_LENGTH_TOO_LARGE);
+  bool added;
+  if ((st = desert_strtab_add(&w->strings, s, len, &id, &added))) return desert_w_fail(w, st);
+  return desert_w_string_body(w, s, len);
+}
+
+/* ---- byte blocks and collections ------------------------------------------- */
+
+desert_status desert_write_bytes(desert_writer *w, const void *src, size_t n) {
+  if (w->status) return w->status;
+  if (!src && n) return desert_w_fail(w, DESERT_E_ARGUMENT);
+  if (n > UINT32_MAX) return desert_w_fail(w, DESERT_E_LENGTH_TOO_LARGE);
+  desert_status st = desert_w_var_u32(w, (uint32_t)n);
+  if (st) return st;
+  return desert_w_append(w, src, n);
+}
+
+desert_status desert_write_count(desert_writer *w, size_t n) {
+  if (w->status) return w->status;
+  if (n > (size_t)INT32_MAX) return desert_w_fail(w, DESERT_E_LENGTH_TOO_LARGE);
+  return desert_w_var_u32(w, desert_zigzag32((int32_t)n));
+}
+
+desert_status desert_write_stream_begin(desert_writer *w) { return desert_w_byte(w, 0x01); }
+desert_status desert_write_stream_item(desert_writer *w) { return desert_w_byte(w, 0x01); }
+desert_status desert_write_stream_end(desert_writer *w) { return desert_w_byte(w, 0x00); }
+
+/* Fixed-width runs: the kernel's bswap for long runs, inline stores below
+ * the threshold where an indirect call costs more than it saves. */
+#define DESERT_W_ARRAY(name, type, width, kernel, put)                                   \
+  desert_status desert_write_##name##_array(desert_writer *w, const type *v, size_t n) { \
+    if (w->status) return w->status;                                                     \
+    if (!v && n) return desert_w_fail(w, DESERT_E_ARGUMENT);                             \
+    if (n > SIZE_MAX / (width)) return desert_w_fail(w, DESERT_E_LENGTH_TOO_LARGE);      \
+    uint8_t *p = NULL;                                                                   \
+    desert_status st = desert_w_reserve_bulk(w, n * (width), &p);                        \
+    if (st) return st;                                                                   \
+    if (p) {                                                                             \
+      if (n >= DESERT_BULK_THRESHOLD) {                                                  \
+        w->k->kernel(p, v, n);                                                           \
+      } else {                                                                           \
+        for (size_t i = 0; i < n; i++) put;                                              \
+      }                                                                                  \
+    }                                                                                    \
+    desert_w_commit(w, n *(width));                                                      \
+    return DESERT_OK;                                                                    \
+  }
+
+static inline uint32_t f32_bits(float f) {
+  uint32_t b;
+  memcpy(&b, &f, 4);
+  return b;
+}
+static inline uint64_t f64_bits(double f) {
+  uint64_t b;
+  memcpy(&b, &f, 8);
+  return b;
+}
+
+DESERT_W_ARRAY(u16, uint16_t, 2, bswap16, desert_put_be16(p + 2 * i, v[i]))
+DESERT_W_ARRAY(i16, int16_t, 2, bswap16, desert_put_be16(p + 2 * i, (uint16_t)v[i]))
+DESERT_W_ARRAY(u32, uint32_t, 4, bswap32, desert_put_be32(p + 4 * i, v[i]))
+DESERT_W_ARRAY(i32, int32_t, 4, bswap32, desert_put_be32(p + 4 * i, (uint32_t)v[i]))
+DESERT_W_ARRAY(u64, uint64_t, 8, bswap64, desert_put_be64(p + 8 * i, v[i]))
+DESERT_W_ARRAY(i64, int64_t, 8, bswap64, desert_put_be64(p + 8 * i, (uint64_t)v[i]))
+DESERT_W_ARRAY(f32, float, 4, bswap32, desert_put_be32(p + 4 * i, f32_bits(v[i])))
+DESERT_W_ARRAY(f64, double, 8, bswap64, desert_put_be64(p + 8 * i, f64_bits(v[i])))
+
+desert_status desert_write_var_u32_array(desert_writer *w, const uint32_t *v, size_t n) {
+  if (w->status) return w->status;
+  if (!v && n) return desert_w_fail(w, DESERT_E_ARGUMENT);
+  if (n > SIZE_MAX / DESERT_VAR32_MAX_BYTES) return desert_w_fail(w, DESERT_E_LENGTH_TOO_LARGE);
+  /* Exact size first so a fixed buffer is never asked for the worst case. */
+  size_t bytes = 0;
+  for (size_t i = 0; i < n; i++) bytes += desert_var_u32_len(v[i]);
+  uint8_t *p = NULL;
+  desert_status st = desert_w_reserve_bulk(w, bytes, &p);
+  if (st) return st;
+  if (p) w->k->var_u32_encode(p, v, n);
+  desert_w_commit(w, bytes);
+  return DESERT_OK;
+}
+
+desert_status desert_write_var_i32_array(desert_writer *w, const int32_t *v, size_t n) {
+  if (w->status) return w->status;
+  if (!v && n) return desert_w_fail(w, DESERT_E_ARGUMENT);
+  if (n > SIZE_MAX / DESERT_VAR32_MAX_BYTES) return desert_w_fail(w, DESERT_E_LENGTH_TOO_LARGE);
+  size_t bytes = 0;
+  for (size_t i = 0; i < n; i++) bytes += desert_var_u32_len(desert_zigzag32(v[i]));
+  uint8_t *p = NULL;
+  desert_status st = desert_w_reserve_bulk(w, bytes, &p);
+  if (st) return st;
+  if (p) w->k->var_i32_encode(p, v, n);
+  desert_w_commit(w, bytes);
+  return DESERT_OK;
+}
+
+/* ---- tags, tuples, UUID, references, registry ------------------------------ */
+
+desert_status desert_write_option(desert_writer *w, bool some) { return desert_w_byte(w, some); }
+desert_status desert_write_either(desert_writer *w, bool right) { return desert_w_byte(w, right); }
+desert_status desert_write_try(desert_writer *w, bool success) { return desert_w_byte(w, success); }
+desert_status desert_write_tuple_begin(desert_writer *w) { return desert_w_byte(w, 0x00); }
+
+desert_status desert_write_uuid(desert_writer *w, const uint8_t uuid[16]) {
+  return desert_write_raw(w, uuid, 16);
+}
+
+desert_status desert_write_ref(desert_writer *w, const void *obj, bool *is_new) {
+  if (w->status) return w->status;
+  if (!obj || !is_new) return desert_w_fail(w, DESERT_E_ARGUMENT);
+  uint32_t id = desert_reftab_find(&w->refs, obj);
+  if (id) {
+    *is_new = false;
+    return desert_w_var_u32(w, id);
+  }
+  /* The table never dereferences obj; the cast only lets one table type
+   * serve both directions. */
+  desert_status st = desert_reftab_add(&w->refs, (void *)(uintptr_t)obj, true, &id);
+  if (st) return desert_w_fail(w, st);
+  *is_new = true;
+  return desert_w_var_u32(w, 0);
+}
+
+desert_status desert_write_type_id(desert_writer *w, uint32_t type_id) {
+  return desert_w_var_u32(w, type_id);
+}

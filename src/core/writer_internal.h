@@ -1,0 +1,118 @@
+/* src/core/writer_internal.h — the writer context's layout and the reserve/commit
+ * primitives the layers above (values, compression, records, types) use to
+ * append bytes. Internal.
+ * SPDX-License-Identifier: MIT */
+#ifndef DESERT_WRITER_INTERNAL_H
+#define DESERT_WRITER_INTERNAL_H
+
+#include "desert/writer.h"
+#include "base/internal.h"
+#include "core/reftab.h"
+#include "core/strtab.h"
+
+enum { DESERT_WMODE_GROW = 0, DESERT_WMODE_FIXED = 1, DESERT_WMODE_COUNT = 2 };
+
+/* A byte sink: the main output or a record chunk buffer. GROW targets own
+ * their data (allocated with the writer's allocator), except while data is
+ * `inl`: storage embedded in the writer or the record pool, used until the
+ * output outgrows it and never freed. */
+typedef struct desert_wtarget {
+  uint8_t *data;
+  size_t len;
+  size_t cap;
+  unsigned mode;
+  uint8_t *inl; /* embedded first storage of a GROW target, or NULL */
+} desert_wtarget;
+
+#define DESERT_W_SCRATCH 64u
+
+/* Bytes of output storage inside the writer itself: small messages (most
+ * single values, short records) never allocate an output buffer, so a
+ * fresh writer's create + write + free costs one allocation. */
+#define DESERT_W_INLINE 256u
+
+/* Field order matters for desert_writer_create: `records` up to
+ * `count_sink` must start zeroed and is cleared in one go; the scratch
+ * areas after it are never read before they are written, so they are left
+ * uninitialised (clearing ~600 bytes per create was a visible part of a
+ * fresh writer's cost). */
+struct desert_writer {
+  desert_status status; /* first error (sticky) */
+  desert_wtarget *t;    /* where bytes go now (main or a chunk buffer) */
+  const desert_kernels *k;
+  desert_wtarget main; /* the message output */
+  uint8_t *own;        /* growable storage of main (kept across fixed/count use);
+                        * inline_buf until the output outgrows it */
+  size_t own_cap;
+  desert_options opt;
+  unsigned depth;        /* record/value nesting, bounded by opt.max_depth */
+  desert_strtab strings; /* allocates on the first DeduplicatedString */
+  desert_reftab refs;    /* allocates on the first reference */
+  /* ---- zeroed at create (records .. scratch_cap) ---- */
+  void *records; /* records layer state (chunk buffer pool), see record.c */
+  void (*records_free)(desert_writer *w);
+  void *deflate_c[13]; /* libdeflate compressors by level, created lazily */
+  void *zstd_c;        /* ZSTD_CCtx, created lazily */
+  uint8_t *scratch;    /* compression output scratch */
+  size_t scratch_cap;
+  /* ---- not initialised ---- */
+  uint8_t count_sink[DESERT_W_SCRATCH]; /* size-only mode writes land here */
+  uint8_t inline_buf[DESERT_W_INLINE];  /* first output storage (see above) */
+};
+
+/* Records the first error; returns the writer's status. */
+DESERT_INLINE desert_status desert_w_fail(desert_writer *w, desert_status st) {
+  if (w->status == DESERT_OK) w->status = st;
+  return w->status;
+}
+
+uint8_t *desert_w_reserve_slow(desert_writer *w, size_t n);
+
+/* Space for n (<= DESERT_W_SCRATCH in size-only mode) bytes, or NULL after
+ * an error (status set). Follow with desert_w_commit(w, n). */
+DESERT_INLINE uint8_t *desert_w_reserve(desert_writer *w, size_t n) {
+  desert_wtarget *t = w->t;
+  /* len + n, not cap - len: in size-only mode cap is 0 and len grows past
+   * it, so every reservation takes the slow path to the sink. */
+  if (DESERT_LIKELY(t->len + n <= t->cap)) return t->data + t->len;
+  return desert_w_reserve_slow(w, n);
+}
+DESERT_INLINE void desert_w_commit(desert_writer *w, size_t n) { w->t->len += n; }
+
+/* Bulk reservation of any size: OK with *p = where to write, or OK with
+ * *p = NULL in size-only mode (nothing to write), or the error. Follow a
+ * successful call with desert_w_commit(w, n). */
+desert_status desert_w_reserve_bulk(desert_writer *w, size_t n, uint8_t **p);
+
+/* Appends n bytes (used for chunk splicing and raw copies). */
+desert_status desert_w_append(desert_writer *w, const void *src, size_t n);
+
+/* GROW target helpers for the records layer. */
+desert_status desert_wtarget_reserve(desert_writer *w, desert_wtarget *t, size_t n);
+void desert_wtarget_free(desert_writer *w, desert_wtarget *t);
+
+DESERT_INLINE desert_status desert_w_byte(desert_writer *w, uint8_t b) {
+  if (DESERT_UNLIKELY(w->status)) return w->status;
+  uint8_t *p = desert_w_reserve(w, 1);
+  if (DESERT_UNLIKELY(!p)) return w->status;
+  *p = b;
+  desert_w_commit(w, 1);
+  return DESERT_OK;
+}
+
+DESERT_INLINE desert_status desert_w_var_u32(desert_writer *w, uint32_t v) {
+  if (DESERT_UNLIKELY(w->status)) return w->status;
+  /* Exact size first: a fixed buffer with room for the short form must not
+   * fail for lack of the 5-byte worst case. */
+  size_t n = desert_var_u32_len(v);
+  uint8_t *p = desert_w_reserve(w, n);
+  if (DESERT_UNLIKELY(!p)) return w->status;
+  desert_put_var_u32(p, v);
+  desert_w_commit(w, n);
+  return DESERT_OK;
+}
+
+/* Writes var_i32(len) + bytes of already validated UTF-8. */
+desert_status desert_w_string_body(desert_writer *w, const char *s, size_t len);
+
+#endif

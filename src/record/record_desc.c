@@ -1,0 +1,132 @@
+/* src/record/record_desc.c — derived data of a record description (FORMAT.md
+ * §13.1): version, chunk of each field, made-optional indexes, removed
+ * names, positions; plus the full description check and the static tuple
+ * descriptions (§7).
+ *
+ * Everything is recomputed from the steps on each call rather than cached:
+ * descriptions may be built at run time (the schema layer does) and freed,
+ * and a cache keyed by address could then hand out another description's
+ * data. Records have few fields and steps, so the O(fields x steps) name
+ * comparisons cost less than hashing a description would.
+ * SPDX-License-Identifier: MIT */
+#include "record/record_internal.h"
+#include "scalar/scalar.h"
+
+desert_status desert_rec_quick_check_steps(const desert_record_desc *d) {
+  if (d->step_count > DESERT_RECORD_MAX_VERSION) return DESERT_E_ARGUMENT;
+  if (d->step_count && !d->steps) return DESERT_E_ARGUMENT;
+  for (size_t s = 0; s < d->step_count; s++)
+    if (!d->steps[s].field) return DESERT_E_ARGUMENT;
+  return DESERT_OK;
+}
+
+/* Same text; first bytes compared inline because most names differ there. */
+static inline bool same_name(const char *a, const char *b) {
+  return a[0] == b[0] && strcmp(a, b) == 0;
+}
+
+unsigned desert_rec_field_chunk(const desert_record_desc *d, size_t index, bool *has_default) {
+  const char *name = d->fields[index].name;
+  /* Backwards: if two FieldAdded steps name the field, the later one wins. */
+  for (size_t s = d->step_count; s-- > 0;) {
+    const desert_evolution_step *st = &d->steps[s];
+    if (st->kind == DESERT_STEP_FIELD_ADDED && same_name(st->field, name)) {
+      if (has_default) *has_default = st->has_default;
+      return (unsigned)(s + 1);
+    }
+  }
+  if (has_default) *has_default = false;
+  return 0;
+}
+
+unsigned desert_rec_made_optional_index(const desert_record_desc *d, size_t index) {
+  const char *name = d->fields[index].name;
+  for (size_t s = d->step_count; s-- > 0;) {
+    const desert_evolution_step *st = &d->steps[s];
+    if (st->kind == DESERT_STEP_FIELD_MADE_OPTIONAL && same_name(st->field, name))
+      return (unsigned)(s + 1);
+  }
+  return 0;
+}
+
+size_t desert_rec_find_field(const desert_record_desc *d, const char *name) {
+  for (size_t i = 0; i < d->field_count; i++)
+    if (d->fields[i].name && same_name(d->fields[i].name, name)) return i;
+  return SIZE_MAX;
+}
+
+bool desert_rec_is_removed(const desert_record_desc *d, const char *name, bool with_transient) {
+  for (size_t s = 0; s < d->step_count; s++) {
+    const desert_evolution_step *st = &d->steps[s];
+    if ((st->kind == DESERT_STEP_FIELD_REMOVED ||
+         (with_transient && st->kind == DESERT_STEP_FIELD_MADE_TRANSIENT)) &&
+        same_name(st->field, name))
+      return true;
+  }
+  return false;
+}
+
+size_t desert_rec_field_position(const desert_record_desc *d, size_t index, unsigned chunk) {
+  size_t p = 0;
+  for (size_t j = 0; j < index; j++) {
+    if (d->fields[j].flags & DESERT_FIELD_TRANSIENT) continue;
+    if (desert_rec_field_chunk(d, j, NULL) == chunk) p++;
+  }
+  return p;
+}
+
+static bool valid_name(const char *s) {
+  if (!s || !s[0]) return false;
+  size_t pos;
+  return desert_scalar_utf8_validate((const uint8_t *)s, strlen(s), &pos) == DESERT_OK;
+}
+
+desert_status desert_record_desc_check(const desert_record_desc *d) {
+  desert_status st = desert_rec_quick_check(d);
+  if (st) return st;
+  const unsigned known = DESERT_FIELD_OPTIONAL | DESERT_FIELD_TRANSIENT;
+  for (size_t i = 0; i < d->field_count; i++) {
+    if (!valid_name(d->fields[i].name) || (d->fields[i].flags & ~known)) return DESERT_E_ARGUMENT;
+    for (size_t j = 0; j < i; j++)
+      if (strcmp(d->fields[i].name, d->fields[j].name) == 0) return DESERT_E_ARGUMENT;
+  }
+  for (size_t s = 0; s < d->step_count; s++) {
+    const desert_evolution_step *stp = &d->steps[s];
+    if (stp->kind < DESERT_STEP_FIELD_ADDED || stp->kind > DESERT_STEP_FIELD_MADE_TRANSIENT)
+      return DESERT_E_ARGUMENT;
+    if (!valid_name(stp->field)) return DESERT_E_ARGUMENT;
+    /* A written field made optional needs a representable position byte:
+     * chunk-0 positions above 127 would collide with Scala's 80 marker. */
+    if (stp->kind == DESERT_STEP_FIELD_MADE_OPTIONAL) {
+      size_t f = desert_rec_find_field(d, stp->field);
+      if (f != SIZE_MAX && !(d->fields[f].flags & DESERT_FIELD_TRANSIENT)) {
+        unsigned c = desert_rec_field_chunk(d, f, NULL);
+        if (c == 0 && desert_rec_field_position(d, f, 0) > 127) return DESERT_E_ARGUMENT;
+      }
+    }
+  }
+  return DESERT_OK;
+}
+
+/* ---- tuples ------------------------------------------------------------------
+ * One field array "_1".."_22" shared by the 22 descriptions: the n-tuple
+ * uses its first n entries. */
+static const desert_field_desc tuple_fields[DESERT_TUPLE_MAX_ARITY] = {
+    {"_1", 0},  {"_2", 0},  {"_3", 0},  {"_4", 0},  {"_5", 0},  {"_6", 0},  {"_7", 0},  {"_8", 0},
+    {"_9", 0},  {"_10", 0}, {"_11", 0}, {"_12", 0}, {"_13", 0}, {"_14", 0}, {"_15", 0}, {"_16", 0},
+    {"_17", 0}, {"_18", 0}, {"_19", 0}, {"_20", 0}, {"_21", 0}, {"_22", 0}};
+
+#define DESERT_TUPLE_DESC(n) \
+  { "Tuple" #n, tuple_fields, n, NULL, 0 }
+static const desert_record_desc tuple_descs[DESERT_TUPLE_MAX_ARITY] = {
+    DESERT_TUPLE_DESC(1),  DESERT_TUPLE_DESC(2),  DESERT_TUPLE_DESC(3),  DESERT_TUPLE_DESC(4),
+    DESERT_TUPLE_DESC(5),  DESERT_TUPLE_DESC(6),  DESERT_TUPLE_DESC(7),  DESERT_TUPLE_DESC(8),
+    DESERT_TUPLE_DESC(9),  DESERT_TUPLE_DESC(10), DESERT_TUPLE_DESC(11), DESERT_TUPLE_DESC(12),
+    DESERT_TUPLE_DESC(13), DESERT_TUPLE_DESC(14), DESERT_TUPLE_DESC(15), DESERT_TUPLE_DESC(16),
+    DESERT_TUPLE_DESC(17), DESERT_TUPLE_DESC(18), DESERT_TUPLE_DESC(19), DESERT_TUPLE_DESC(20),
+    DESERT_TUPLE_DESC(21), DESERT_TUPLE_DESC(22)};
+
+const desert_record_desc *desert_tuple_desc(size_t arity) {
+  if (arity == 0 || arity > DESERT_TUPLE_MAX_ARITY) return NULL;
+  return &tuple_descs[arity - 1];
+}

@@ -1,0 +1,92 @@
+/* src/types/types_internal.h — shared internals of the types layer (every file in src/types):
+ * derived data that desert_type_set_seal attaches to composite nodes, the
+ * value arena, and the codec context with its path stack. Internal.
+ * SPDX-License-Identifier: MIT */
+#ifndef DESERT_TYPES_INTERNAL_H
+#define DESERT_TYPES_INTERNAL_H
+
+#include "core/arena.h"
+#include "desert/types.h"
+#include "base/internal.h"
+
+struct desert_value_arena {
+  desert_allocator alloc;
+  desert_arena arena;
+};
+
+/* Derived data of a RECORD or TUPLE node (and of the shared map entry). */
+typedef struct desert_types_record_impl {
+  desert_record_desc desc;
+  /* Per field: the default of the last FieldAdded step naming it, or NULL. */
+  const desert_value **added_default;
+} desert_types_record_impl;
+
+/* Derived data of an ENUM node. */
+typedef struct desert_types_enum_impl {
+  desert_enum_desc desc;
+  uint32_t *ids; /* per declaration index; UINT32_MAX for transient constructors */
+} desert_types_enum_impl;
+
+/* The 2-tuple record that every map entry is (FORMAT.md §5.4). */
+extern const desert_types_record_impl desert_types_map_entry;
+
+#define DESERT_TYPES_PATH_MAX       160u
+#define DESERT_TYPES_DEFAULT_DEPTH  256u
+#define DESERT_TYPES_DEFAULT_VALUES ((size_t)1 << 26)
+
+/* One step of a value path: a field/key name, or an index when name is NULL. */
+typedef struct desert_types_seg {
+  const char *name;
+  size_t index;
+} desert_types_seg;
+
+/* State of one encode or decode call. */
+typedef struct desert_types_ctx {
+  desert_reader *r;
+  desert_writer *w;
+  desert_value_arena *a;
+  desert_type_error *err;
+  size_t budget; /* value nodes left (decode) */
+  size_t max_bigint;
+  unsigned depth, max_depth;
+  unsigned nseg; /* path depth (may exceed the stored segments) */
+  bool captured; /* err->path already holds the failure's path */
+  desert_decode_trace trace;
+  void *trace_ctx;
+  desert_types_seg seg[DESERT_TYPES_PATH_MAX];
+} desert_types_ctx;
+
+void desert_types_ctx_init(desert_types_ctx *c, desert_type_error *err,
+                           const desert_codec_limits *limits);
+
+static inline void desert_types_push_name(desert_types_ctx *c, const char *name) {
+  if (c->nseg < DESERT_TYPES_PATH_MAX) {
+    c->seg[c->nseg].name = name;
+    c->seg[c->nseg].index = 0;
+  }
+  c->nseg++;
+}
+static inline void desert_types_push_index(desert_types_ctx *c, size_t i) {
+  if (c->nseg < DESERT_TYPES_PATH_MAX) {
+    c->seg[c->nseg].name = NULL;
+    c->seg[c->nseg].index = i;
+  }
+  c->nseg++;
+}
+static inline void desert_types_pop(desert_types_ctx *c) { c->nseg--; }
+
+/* Records the current path into err (first failure only) with a message
+ * (printf-style, may be NULL). Returns st. */
+#if defined(__GNUC__)
+__attribute__((format(printf, 3, 4)))
+#endif
+desert_status
+desert_types_fail(desert_types_ctx *c, desert_status st, const char *fmt, ...);
+
+/* Renders the current path ("" = root) into buf[0..cap). */
+void desert_types_path_render(const desert_types_ctx *c, char *buf, size_t cap);
+
+/* Keeps the path of a failure reported by a callee (reader/writer status). */
+desert_status desert_types_note(desert_types_ctx *c, desert_status st);
+
+#endif
