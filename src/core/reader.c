@@ -2,8 +2,10 @@
  * with the failing item's offset, session tables, arena) and the primitive
  * values of FORMAT.md §1–§7, §8.1, §12 and §16. Every length is checked
  * against the remaining input before anything is allocated or copied.
- * Compressed blocks live in compress.c, the values of §8–§9 in values_*.c.
+ * Compressed blocks live in src/values/compressed.c, the values of §8–§9
+ * in src/values.
  * SPDX-License-Identifier: MIT */
+#include "core/compress_state.h"
 #include "core/reader_internal.h"
 #include "scalar/scalar.h"
 
@@ -32,9 +34,6 @@ desert_status desert_reader_create(const desert_options *opt, desert_reader **ou
   *out = r;
   return DESERT_OK;
 }
-
-/* compress.c releases its cached decompressors through this hook. */
-void desert_reader_free_decompressors(desert_reader *r);
 
 void desert_reader_free(desert_reader *r) {
   if (!r) return;

@@ -1,10 +1,11 @@
 /* src/core/writer.c — the writer context (output modes, sticky errors, session
  * tables) and the primitive values of FORMAT.md §1–§7, §8.1, §12 and §16.
  * Single values are encoded inline; runs above DESERT_BULK_THRESHOLD go to
- * the context's kernel table. Compressed blocks live in compress.c, the
- * values of §8–§9 in values_*.c.
+ * the context's kernel table. Compressed blocks live in
+ * src/values/compressed.c, the values of §8–§9 in src/values.
  * SPDX-License-Identifier: MIT */
 #include "scalar/scalar.h"
+#include "core/compress_state.h"
 #include "core/writer_internal.h"
 
 /* ---- output targets ------------------------------------------------------ */
@@ -107,11 +108,9 @@ desert_status desert_writer_create(const desert_options *opt, desert_writer **ou
   return DESERT_OK;
 }
 
-/* compress.c releases its cached compressors through this hook. */
-void desert_writer_free_compressors(desert_writer *w);
-
-/* Whether compress.c created anything: most writers never compress, and a
- * fresh writer's free should not pay for a call that finds nothing. */
+/* Whether src/values/compressed.c created anything: most writers never
+ * compress, and a fresh writer's free should not pay for a call that finds
+ * nothing. */
 static bool has_compressors(const desert_writer *w) {
   uintptr_t any = (uintptr_t)w->zstd_c | (uintptr_t)w->scratch;
   for (size_t i = 0; i < sizeof w->deflate_c / sizeof w->deflate_c[0]; i++)

@@ -1,7 +1,8 @@
-/* src/core/compress.c — compressed byte blocks (FORMAT.md §11): raw DEFLATE
- * (desert-rust) and zlib-wrapped DEFLATE (desert-scala) through libdeflate,
- * plus the libdesert zstd extension; the cached (de)compressor contexts of
- * writers and readers.
+/* src/values/compressed.c — compressed byte blocks (FORMAT.md §11): raw
+ * DEFLATE (desert-rust) and zlib-wrapped DEFLATE (desert-scala) through
+ * libdeflate, plus the libdesert zstd extension. The (de)compressor contexts
+ * it caches in writers and readers are created here and released by
+ * src/core/compress_state.c, which the contexts call when they are freed.
  * SPDX-License-Identifier: MIT
  *
  * Layout of every flavour: var_u32(plain length), var_u32(compressed
@@ -24,71 +25,9 @@
 #include <zstd.h>
 #include <zstd_errors.h>
 
+#include "core/compress_state.h"
 #include "core/reader_internal.h"
 #include "core/writer_internal.h"
-
-void desert_writer_free_compressors(desert_writer *w);
-void desert_reader_free_decompressors(desert_reader *r);
-
-/* ---- zstd allocation through the context allocator ---------------------- */
-
-/* zstd's free does not pass the size the desert allocator wants back, so
- * each block carries it in a header that keeps max_align_t alignment. */
-#define DESERT_ZHDR ((size_t)16)
-
-static void *zstd_alloc_cb(void *opaque, size_t size) {
-  const desert_allocator *a = opaque;
-  if (size > SIZE_MAX - DESERT_ZHDR) return NULL;
-  uint8_t *p = desert_mem_alloc(a, size + DESERT_ZHDR);
-  if (!p) return NULL;
-  memcpy(p, &size, sizeof size);
-  return p + DESERT_ZHDR;
-}
-
-static void zstd_free_cb(void *opaque, void *addr) {
-  if (!addr) return;
-  const desert_allocator *a = opaque;
-  uint8_t *p = (uint8_t *)addr - DESERT_ZHDR;
-  size_t size;
-  memcpy(&size, p, sizeof size);
-  desert_mem_free(a, p, size + DESERT_ZHDR);
-}
-
-static ZSTD_customMem zstd_mem(desert_allocator *a) {
-  ZSTD_customMem m = {NULL, NULL, NULL};
-  if (a->alloc) {
-    m.customAlloc = zstd_alloc_cb;
-    m.customFree = zstd_free_cb;
-    m.opaque = a;
-  }
-  return m;
-}
-
-/* ---- context hooks (called by desert_writer_free / desert_reader_free) --- */
-
-void desert_writer_free_compressors(desert_writer *w) {
-  if (!w) return;
-  /* Guarded calls: most writers never compress, and freeing a fresh writer
-   * should not cost fourteen library calls (measured in bench case 1). */
-  for (size_t i = 0; i < sizeof w->deflate_c / sizeof w->deflate_c[0]; i++) {
-    if (w->deflate_c[i]) libdeflate_free_compressor(w->deflate_c[i]);
-    w->deflate_c[i] = NULL;
-  }
-  if (w->zstd_c) ZSTD_freeCCtx(w->zstd_c);
-  w->zstd_c = NULL;
-  /* The writer's compression scratch buffer belongs to this module. */
-  desert_mem_free(&w->opt.allocator, w->scratch, w->scratch_cap);
-  w->scratch = NULL;
-  w->scratch_cap = 0;
-}
-
-void desert_reader_free_decompressors(desert_reader *r) {
-  if (!r) return;
-  libdeflate_free_decompressor(r->inflater);
-  r->inflater = NULL;
-  ZSTD_freeDCtx(r->zstd_d);
-  r->zstd_d = NULL;
-}
 
 /* ---- writer ----------------------------------------------------------------- */
 
@@ -177,7 +116,7 @@ desert_status desert_write_compressed_zstd(desert_writer *w, int level, const vo
   if (n > UINT32_MAX) return desert_w_fail(w, DESERT_E_LENGTH_TOO_LARGE);
   if (level < 0) level = w->opt.compression_level >= 0 ? w->opt.compression_level : 3;
   if (!w->zstd_c) {
-    w->zstd_c = ZSTD_createCCtx_advanced(zstd_mem(&w->opt.allocator));
+    w->zstd_c = ZSTD_createCCtx_advanced(desert_zstd_mem(&w->opt.allocator));
     if (!w->zstd_c) return desert_w_fail(w, DESERT_E_NOMEM);
   }
   size_t bound = ZSTD_compressBound(n);
@@ -396,7 +335,7 @@ desert_status desert_read_compressed_zstd(desert_reader *r, desert_bytes *out) {
       ZSTD_getFrameContentSize(h.data, h.csize) != (unsigned long long)h.plain)
     return desert_r_fail(r, DESERT_E_DECOMPRESSION, h.data_at);
   if (!r->zstd_d) {
-    r->zstd_d = ZSTD_createDCtx_advanced(zstd_mem(&r->opt.allocator));
+    r->zstd_d = ZSTD_createDCtx_advanced(desert_zstd_mem(&r->opt.allocator));
     if (!r->zstd_d) return desert_r_fail(r, DESERT_E_NOMEM, h.data_at);
   }
   /* The frame header's size is not trusted for the allocation: start at a
