@@ -19,35 +19,6 @@
 #define TESTEE_MAX_DEPTH        200u
 #define TESTEE_MAX_BIGINT       ((size_t)64 << 10)
 
-const char *desert_json_error_kind_name(const desert_json_error *e) {
-  if (!e) return "Unknown";
-  switch (e->kind) {
-  case DESERT_JSON_ERR_NONE:
-    return "Ok";
-  case DESERT_JSON_ERR_BAD_REQUEST:
-    return "BadRequest";
-  case DESERT_JSON_ERR_BAD_SCHEMA:
-    return "BadSchema";
-  case DESERT_JSON_ERR_BAD_VALUE:
-    return "BadValue";
-  default:
-    break;
-  }
-  switch (e->status) {
-  case DESERT_E_ARGUMENT:
-    return "BadValue";
-  case DESERT_E_NOMEM:
-  case DESERT_E_STATE:
-  case DESERT_E_LIMIT:
-  case DESERT_E_DEPTH:
-    /* Limits: a decode fails with DeserializationFailure, an encode with
-     * BadValue (§3.6); callers set has_offset for decodes. */
-    return e->has_offset ? "DeserializationFailure" : "BadValue";
-  default:
-    return desert_status_kind(e->status);
-  }
-}
-
 static void clear_err(desert_json_error *e) {
   e->kind = DESERT_JSON_ERR_NONE;
   e->status = DESERT_OK;
