@@ -8,7 +8,7 @@
  * time and freed, so nothing is cached by address.
  * SPDX-License-Identifier: MIT */
 #include "core/reader_internal.h"
-#include "record/record_internal.h"
+#include "record/record_versioned.h"
 #include "core/writer_internal.h"
 
 /* Byte-wise order of case names (SCHEMA.md §1.6: UTF-8 bytes compared);

@@ -9,7 +9,7 @@
  * data. Records have few fields and steps, so the O(fields x steps) name
  * comparisons cost less than hashing a description would.
  * SPDX-License-Identifier: MIT */
-#include "record/record_internal.h"
+#include "record/record_derived.h"
 #include "scalar/scalar.h"
 
 desert_status desert_rec_quick_check_steps(const desert_record_desc *d) {

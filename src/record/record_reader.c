@@ -17,7 +17,8 @@
 #include <limits.h>
 
 #include "core/reader_internal.h"
-#include "record/record_internal.h"
+#include "record/record_derived.h"
+#include "record/record_versioned.h"
 
 enum { E_CHUNK = 0, E_EMPTY = 1, E_MADE_OPTIONAL = 2, E_REMOVED = 3 };
 #define NO_CHUNK UINT_MAX

@@ -17,7 +17,7 @@
  * stale frames never pile up beyond max_depth and never share buffers with
  * live records.
  * SPDX-License-Identifier: MIT */
-#include "record/record_internal.h"
+#include "record/record_derived.h"
 #include "scalar/scalar.h"
 #include "core/writer_internal.h"
 
