@@ -114,10 +114,20 @@ static int annotate(const desert_schema *s, desert_reader *r, const uint8_t *dat
   spans sp = {NULL, 0, 0, false};
   desert_value *v;
   desert_type_error terr;
+  memset(&terr, 0, sizeof terr);
   desert_codec_limits lim = {0, 0, 0};
   desert_status st = desert_reader_begin(r, data, len);
-  if (!st) st = desert_type_decode_traced(r, s->root, arena, &lim, on_value, &sp, &v, &terr);
-  size_t used = st ? terr.offset : desert_reader_offset(r);
+  /* Bytes covered by the annotation: all that was read, or up to the failing
+   * value's offset. terr is only filled by the decode: a reader that cannot
+   * even begin annotates nothing and reports its own error offset. */
+  size_t used = 0;
+  if (st) {
+    terr.status = st;
+    terr.offset = desert_reader_error_offset(r);
+  } else {
+    st = desert_type_decode_traced(r, s->root, arena, &lim, on_value, &sp, &v, &terr);
+    used = st ? terr.offset : desert_reader_offset(r);
+  }
   /* Owner of every byte: the innermost value containing it. Values finish
    * inner-first, so a later span that contains a byte is an outer one. */
   size_t *owner = malloc((used ? used : 1) * sizeof *owner);

@@ -23,6 +23,9 @@ bool desert_schema_options_parse(const desert_json *obj, desert_schema_options *
   o->scala_chars = o->legacy_header_strings = o->scala_removed_optional = -1;
   o->zlib_compression = o->strict_tags = o->strict_varint = -1;
   if (!obj || obj->kind != DESERT_JSON_OBJECT) {
+    /* The loader calls this with (NULL, 0) only to reset *o: snprintf with a
+     * zero size writes nothing and may take a null buffer (C11 7.21.6.5). */
+    /* cppcheck-suppress nullPointer */
     snprintf(msg, cap, "options must be an object");
     return false;
   }
