@@ -1,9 +1,12 @@
 # test/golden_corpus.cmake — wiring of the top-level golden/ corpus
 # (golden/README.md):
 #  * test_golden_corpus (test/test_golden_corpus.c) decodes every file to its
-#    JSON and re-encodes it byte-identically through the JSON layer, the
-#    runtime types and hand-written codecs, under every runnable ISA (and,
+#    JSON and re-encodes it byte-identically through the JSON layer and the
+#    runtime types, under every runnable ISA (and,
 #    through test/CMakeLists.txt's ISA regex, once per DESERT_FORCE_ISA);
+#  * test_golden_corpus_api (test/test_golden_corpus_api.c and the models of
+#    test/golden_corpus/model_*.c) does it through the hand-written API:
+#    C-struct descriptors and hand-written codecs, zstd.bin and api_only.bin;
 #  * golden_corpus_cli runs `desert decode/encode --schema` over every file
 #    (test/scripts/golden_corpus_cli.cmake);
 #  * golden_corpus_regen (test/golden_corpus/regen.c) rewrites golden/*.bin.
@@ -35,4 +38,14 @@ if(TARGET desert_cli)
       -DWORK=${CMAKE_CURRENT_BINARY_DIR}/golden_corpus_cli
       -P ${CMAKE_CURRENT_LIST_DIR}/scripts/golden_corpus_cli.cmake)
   set_tests_properties(golden_corpus_cli PROPERTIES LABELS "golden;tools" TIMEOUT 120)
+endif()
+
+# The hand-written API side: C-struct descriptors and hand-written codecs.
+if(TARGET test_golden_corpus_api)
+  target_sources(test_golden_corpus_api PRIVATE ${_gc_src}/corpus_models.c ${_gc_src}/model_evolution.c
+    ${_gc_src}/model_enums.c ${_gc_src}/model_options.c ${_gc_src}/model_values.c
+    ${_gc_src}/model_collections.c)
+  # examples/golden_cstruct_model.h: the PersistedThrowable descriptors
+  target_include_directories(test_golden_corpus_api PRIVATE ${PROJECT_SOURCE_DIR}/examples)
+  target_link_libraries(test_golden_corpus_api PRIVATE desert_golden_corpus)
 endif()

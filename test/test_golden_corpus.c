@@ -389,6 +389,9 @@ static void test_hand_compressed(void **state) {
 int main(void) {
   desert_test_check_expected_isa();
   find_isas();
+  fprintf(stderr, "golden_corpus: ISAs");
+  for (size_t k = 0; k < isa_count; k++) fprintf(stderr, " %s", desert_isa_name(isas[k]));
+  fprintf(stderr, "\n");
   const struct CMUnitTest tests[] = {
       cmocka_unit_test(test_themes),          cmocka_unit_test(test_older_versions),
       cmocka_unit_test(test_cross_reads),     cmocka_unit_test(test_hand_evolution),
