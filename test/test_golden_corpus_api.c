@@ -174,6 +174,9 @@ static void test_api_only(void **state) {
                     "| 01 20 01 0d b8 00 00 00 00 00 00 00 00 00 00 00 01" /* V6 */
                     "| 00 1a 2b 3c 4d 5e"                                 /* MacAddress (§8.6) */
                     "| 32 68 74 74 70 73 3a 2f 2f 65 78 61 6d 70 6c 65 2e 6f 72 67 2f 61 3f 62 3d 63"
+                    "| 01 00 00 00 05 | 02 ff ff ff ff | 00"  /* Bound (§6) */
+                    "| 00 00 00 01 00 00 00 03"              /* Range 1..3 (§6) */
+                    "| 07 7b 22 61 22 3a 31 7d"              /* serde_json text (§8.7) */
                     "| 05 00 00 00 2a"                 /* registry id 5 (§16), Int 42 */
                     "| 00 02 41 01 00 02 42 01 01 | 02", /* refs (§12): A, B, ref 1; ref 2 */
                     want, sizeof want);
@@ -191,6 +194,10 @@ static void test_api_only(void **state) {
     assert_memory_equal(m.ip6.bytes, "\x20\x01\x0d\xb8\0\0\0\0\0\0\0\0\0\0\0\x01", 16);
     assert_memory_equal(m.mac, "\x00\x1a\x2b\x3c\x4d\x5e", 6);
     assert_true(golden_str_eq(m.url, (desert_str)GSTR("https://example.org/a?b=c")));
+    assert_memory_equal(m.bound_tags, "\x01\x02\x00", 3);
+    assert_true(m.bounds[0] == 5 && m.bounds[1] == -1);
+    assert_true(m.range[0] == 1 && m.range[1] == 3);
+    assert_true(golden_bytes_eq(m.json, (desert_bytes)GBYTES("{\"a\":1}")));
     assert_int_equal(m.type_id, 5);
     assert_int_equal(m.registered, 42);
     /* the graph: A -> B -> A, and the second reference is B itself */

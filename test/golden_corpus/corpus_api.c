@@ -50,6 +50,10 @@ const golden_api_only golden_api_only_model = {
     {true, {0x20, 0x01, 0x0d, 0xb8, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 1}},
     {0x00, 0x1a, 0x2b, 0x3c, 0x4d, 0x5e},
     STR("https://example.org/a?b=c"),
+    {1, 2, 0},
+    {5, -1, 0},
+    {1, 3},
+    {(const uint8_t *)"{\"a\":1}", 7},
     5,
     42,
     &node_a,
@@ -73,6 +77,13 @@ desert_status golden_api_only_write(desert_writer *w, const golden_api_only *m) 
   desert_write_ip_addr(w, &m->ip6);
   desert_write_mac_address(w, m->mac);
   desert_write_url(w, m->url.ptr, m->url.len);
+  for (size_t i = 0; i < 3; i++) {
+    desert_write_u8(w, m->bound_tags[i]);
+    if (m->bound_tags[i]) desert_write_i32(w, m->bounds[i]);
+  }
+  desert_write_i32(w, m->range[0]);
+  desert_write_i32(w, m->range[1]);
+  desert_write_bytes(w, m->json.ptr, m->json.len);
   size_t index = 0;
   while (index < 3 && golden_registry_ids[index] != m->type_id) index++;
   desert_registry_write_type(w, golden_registry_ids, 3, index);
@@ -117,6 +128,15 @@ desert_status golden_api_only_read(desert_reader *r, golden_api_only *out) {
   desert_read_ip_addr(r, &out->ip6);
   desert_read_mac_address(r, out->mac);
   desert_read_url(r, &out->url);
+  for (size_t i = 0; i < 3; i++) {
+    size_t at = desert_reader_offset(r);
+    if (desert_read_u8(r, &out->bound_tags[i])) break;
+    if (out->bound_tags[i] > 2) return desert_reader_fail(r, DESERT_E_INVALID_TAG, at);
+    if (out->bound_tags[i]) desert_read_i32(r, &out->bounds[i]);
+  }
+  desert_read_i32(r, &out->range[0]);
+  desert_read_i32(r, &out->range[1]);
+  desert_read_bytes(r, &out->json);
   size_t index = 0;
   if (!desert_registry_read_type(r, golden_registry_ids, 3, &index))
     out->type_id = golden_registry_ids[index];

@@ -2,7 +2,8 @@
  * language cannot describe (SCHEMA.md §1.10), written and read through the
  * hand-written API only: golden/zstd.bin (libdesert's zstd blocks) and
  * golden/api_only.bin (object references, type-registry framing and the
- * Rust-only values u128/i128, IpAddr, MacAddress, Url). golden/README.md
+ * Rust-only values u128/i128, IpAddr, MacAddress, Url, Bound, Range and a
+ * serde_json value in text mode). golden/README.md
  * gives their layout. Shared by regen.c (writes them from the models
  * below) and test/test_golden_corpus.c (reads them, compares with the
  * models, writes the decoded values back).
@@ -47,6 +48,10 @@ typedef struct golden_api_only {
   desert_ip_addr ip6;   /* Rust IpAddr::V6 */
   uint8_t mac[6];       /* mac_address::MacAddress */
   desert_str url;       /* url::Url */
+  uint8_t bound_tags[3]; /* Rust Bound<i32>: 00 Unbounded, 01 Included, 02 Excluded */
+  int32_t bounds[3];     /* the bound values (unused for Unbounded) */
+  int32_t range[2];      /* Rust Range<i32>: start, end */
+  desert_bytes json;     /* serde_json::Value, text mode: a byte block of JSON text */
   uint32_t type_id;     /* Scala type registry framing ... */
   int32_t registered;   /* ... of an Int registered as the 3rd type */
   const golden_node *graph; /* A -> B -> A (a cycle) */
