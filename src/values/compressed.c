@@ -28,13 +28,20 @@
  * is decided again by zlib's inflate, the library Java itself wraps,
  * driven the way Inflater drives it (read_zlib_slow).
  *
- * Known residue: libdeflate 1.14 is laxer than zlib on a few constructs no
- * conforming encoder writes (a dynamic header announcing more than 286
- * literal/length or 30 distance codes, a code-length repeat running past
- * the announced count, literal/length symbols 286-287 and distance symbols
- * 30-31, an unused codeword of a one-symbol or empty code). A stream using
- * one of them AND carrying a matching Adler-32 is accepted here where Java
- * reports a corrupt block.
+ * libdeflate 1.14 is laxer than zlib on a few constructs no conforming
+ * encoder writes: a dynamic header announcing more than 286 literal/length
+ * or 30 distance codes, a code-length repeat running past the announced
+ * count, an incomplete code (it decodes the unused codeword), and the
+ * fixed-code symbols 286-287 (lengths) and 30-31 (distances). The repeat
+ * overrun keeps the output, so one flipped bit in a zlib stream can make
+ * libdeflate succeed where Java fails (found by a bit-flip search). So a
+ * success is taken only when the first block's header is one zlib accepts
+ * exactly as libdeflate does (first_header_lax); otherwise zlib decides.
+ * Known residue: the headers of later blocks are not examined (that needs
+ * a walk over every symbol, as costly as inflating), nor fixed-code
+ * symbols 286-287/30-31, which change the output and so also need a forged
+ * Adler-32: a multi-block stream with such a later header, or a forged
+ * one, is accepted here where Java reports a corrupt block.
  *
  * Memory: libdeflate 1.14 has no per-context allocator (only the global
  * libdeflate_set_memory_allocator, which would race between contexts), so
@@ -290,6 +297,108 @@ static desert_status read_raw_block(desert_reader *r, desert_bytes *out) {
 
 /* ---- zlib flavour: java.util.zip.Inflater's result ------------------------- */
 
+/* DEFLATE bits, least significant first, from a byte range. */
+typedef struct bit_reader {
+  const uint8_t *p;
+  size_t n;   /* bytes */
+  size_t pos; /* bits read */
+} bit_reader;
+
+/* The next k (<= 16) bits, or -1 when the range ends first. */
+static int32_t take_bits(bit_reader *b, unsigned k) {
+  if (k > (b->n - b->pos / 8) * 8 - b->pos % 8) return -1;
+  uint32_t v = 0;
+  for (unsigned i = 0; i < k; i++, b->pos++)
+    v |= (uint32_t)((b->p[b->pos / 8] >> (b->pos % 8)) & 1u) << i;
+  return (int32_t)v;
+}
+
+/* A canonical Huffman code (RFC 1951 §3.2.2) as counts per length and the
+ * symbols in code order. */
+typedef struct canon_code {
+  uint16_t count[16];
+  uint16_t symbol[288];
+} canon_code;
+
+/* Builds c from n code lengths; returns the unused part of the code space
+ * in units of 2^-15: 0 complete, > 0 incomplete (or empty), < 0 over-full. */
+static int32_t canon_build(canon_code *c, const uint8_t *lens, unsigned n) {
+  memset(c->count, 0, sizeof c->count);
+  for (unsigned i = 0; i < n; i++) c->count[lens[i]]++;
+  int32_t left = 1;
+  for (unsigned len = 1; len < 16; len++) {
+    left = 2 * left - c->count[len];
+    if (left < 0) return left;
+  }
+  uint16_t next[16];
+  next[1] = 0;
+  for (unsigned len = 1; len < 15; len++) next[len + 1] = (uint16_t)(next[len] + c->count[len]);
+  for (unsigned i = 0; i < n; i++)
+    if (lens[i]) c->symbol[next[lens[i]]++] = (uint16_t)i;
+  return left;
+}
+
+/* The next symbol of code c, or -1. Codes of one length are consecutive
+ * numbers, so walk the lengths keeping the first code of each. */
+static int32_t canon_decode(const canon_code *c, bit_reader *b) {
+  int32_t code = 0, first = 0, index = 0;
+  for (unsigned len = 1; len < 16; len++) {
+    int32_t bit = take_bits(b, 1);
+    if (bit < 0) return -1;
+    code |= bit;
+    if (code >= first && code - first < c->count[len]) return c->symbol[index + code - first];
+    index += c->count[len];
+    first = (first + c->count[len]) << 1;
+    code <<= 1;
+  }
+  return -1;
+}
+
+/* Whether the first block of zlib stream s (csize n) has a dynamic header
+ * on which zlib may judge differently from libdeflate (see the top of the
+ * file): more than 286/30 codes, a repeat with nothing to repeat or past
+ * the end, a precode or literal/length or distance code that is not
+ * complete, no end-of-block code. Stored and fixed blocks have nothing to
+ * differ on here. Only called after libdeflate accepted the stream. */
+static bool first_header_lax(const uint8_t *s, size_t n) {
+  static const uint8_t order[19] = {16, 17, 18, 0, 8, 7, 9, 6, 10, 5, 11, 4, 12, 3, 13, 2, 14, 1, 15};
+  if (n < 3) return true;
+  bit_reader b = {s + 2, n - 2, 0}; /* after CMF, FLG */
+  int32_t type = take_bits(&b, 3);
+  if (type < 0) return true;
+  if ((type >> 1) != 2) return false;
+  int32_t hlit = take_bits(&b, 5), hdist = take_bits(&b, 5), hclen = take_bits(&b, 4);
+  if (hclen < 0 || hlit > 29 || hdist > 29) return true;
+  unsigned nlen = 257u + (unsigned)hlit, total = nlen + 1u + (unsigned)hdist;
+  uint8_t pre[19] = {0};
+  for (int32_t i = 0; i < hclen + 4; i++) {
+    int32_t v = take_bits(&b, 3);
+    if (v < 0) return true;
+    pre[order[i]] = (uint8_t)v;
+  }
+  canon_code c;
+  if (canon_build(&c, pre, 19) != 0) return true;
+  uint8_t lens[286 + 30];
+  for (unsigned i = 0; i < total;) {
+    int32_t sym = canon_decode(&c, &b);
+    if (sym < 0) return true;
+    if (sym < 16) {
+      lens[i++] = (uint8_t)sym;
+      continue;
+    }
+    if (sym == 16 && i == 0) return true;
+    uint8_t val = sym == 16 ? lens[i - 1] : 0;
+    int32_t extra = take_bits(&b, sym == 16 ? 2 : (sym == 17 ? 3 : 7));
+    if (extra < 0) return true;
+    unsigned rep = (unsigned)extra + (sym == 18 ? 11u : 3u);
+    if (rep > total - i) return true; /* zlib: "invalid bit length repeat" */
+    memset(lens + i, val, rep);
+    i += rep;
+  }
+  return lens[256] == 0 || canon_build(&c, lens, nlen) != 0 ||
+         canon_build(&c, lens + nlen, total - nlen) != 0;
+}
+
 /* zlib allocates through the context allocator, reusing the size-carrying
  * callbacks made for zstd (zlib's free does not pass the size either). */
 static voidpf zlib_alloc(voidpf opaque, uInt items, uInt size) {
@@ -426,9 +535,11 @@ static desert_status read_zlib_block(desert_reader *r, desert_bytes *out) {
   enum libdeflate_result lr =
       inflate_grow(r, libdeflate_zlib_decompress_ex, &h, dst, first, h.plain, h.plain, &res, &len);
   if (r->status) return r->status;
-  if (lr == LIBDEFLATE_SUCCESS) return pad_result(r, &h, res, len, res == dst && first >= h.plain, out);
-  /* Refused: incomplete, corrupt, longer than announced, or a preset
-   * dictionary. The first piece goes back and zlib decides. */
+  if (lr == LIBDEFLATE_SUCCESS && !first_header_lax(h.data, h.csize))
+    return pad_result(r, &h, res, len, res == dst && first >= h.plain, out);
+  /* Refused (incomplete, corrupt, longer than announced, or a preset
+   * dictionary) or accepted on a header zlib may refuse: the first piece
+   * goes back and zlib decides. */
   desert_arena_shrink_last(&r->arena, dst, first, 0);
   return read_zlib_slow(r, &h, first, out);
 }
