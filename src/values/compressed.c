@@ -308,8 +308,10 @@ typedef struct bit_reader {
 static int32_t take_bits(bit_reader *b, unsigned k) {
   if (k > (b->n - b->pos / 8) * 8 - b->pos % 8) return -1;
   uint32_t v = 0;
-  for (unsigned i = 0; i < k; i++, b->pos++)
-    v |= (uint32_t)((b->p[b->pos / 8] >> (b->pos % 8)) & 1u) << i;
+  for (unsigned i = 0; i < k; i++, b->pos++) {
+    uint32_t byte = b->p[b->pos / 8];
+    v |= ((byte >> (b->pos % 8)) & 1u) << i;
+  }
   return (int32_t)v;
 }
 
