@@ -297,75 +297,55 @@ static desert_status read_raw_block(desert_reader *r, desert_bytes *out) {
 
 /* ---- zlib flavour: java.util.zip.Inflater's result ------------------------- */
 
-/* DEFLATE bits, least significant first, from a byte range. */
+/* DEFLATE bits, least significant first, through a 64-bit buffer. */
 typedef struct bit_reader {
-  const uint8_t *p;
-  size_t n;   /* bytes */
-  size_t pos; /* bits read */
+  const uint8_t *p, *end;
+  uint64_t buf;
+  unsigned cnt; /* valid bits in buf */
 } bit_reader;
 
-/* The next k (<= 16) bits, or -1 when the range ends first. */
-static int32_t take_bits(bit_reader *b, unsigned k) {
-  if (k > (b->n - b->pos / 8) * 8 - b->pos % 8) return -1;
-  uint32_t v = 0;
-  for (unsigned i = 0; i < k; i++, b->pos++) {
-    uint32_t byte = b->p[b->pos / 8];
-    v |= ((byte >> (b->pos % 8)) & 1u) << i;
+static void refill(bit_reader *b) {
+  while (b->cnt <= 56 && b->p < b->end) {
+    b->buf |= (uint64_t)*b->p++ << b->cnt;
+    b->cnt += 8;
   }
+}
+
+/* The next k (<= 16) bits, or -1 when the data ends first. */
+static int32_t take_bits(bit_reader *b, unsigned k) {
+  if (b->cnt < k) refill(b);
+  if (b->cnt < k) return -1;
+  uint32_t v = (uint32_t)(b->buf & ((1u << k) - 1u));
+  b->buf >>= k;
+  b->cnt -= k;
   return (int32_t)v;
 }
 
-/* A canonical Huffman code (RFC 1951 §3.2.2) as counts per length and the
- * symbols in code order. */
-typedef struct canon_code {
-  uint16_t count[16];
-  uint16_t symbol[288];
-} canon_code;
-
-/* Builds c from n code lengths; returns the unused part of the code space
- * in units of 2^-15: 0 complete, > 0 incomplete (or empty), < 0 over-full. */
-static int32_t canon_build(canon_code *c, const uint8_t *lens, unsigned n) {
-  memset(c->count, 0, sizeof c->count);
-  for (unsigned i = 0; i < n; i++) c->count[lens[i]]++;
+/* The unused part of the code space of a canonical Huffman code (RFC 1951
+ * §3.2.2) with these n lengths (0..15), in units of 2^-15: 0 complete,
+ * > 0 incomplete or empty, < 0 over-full. */
+static int32_t code_space_left(const uint8_t *lens, unsigned n, uint16_t count[16]) {
+  memset(count, 0, 16 * sizeof count[0]);
+  for (unsigned i = 0; i < n; i++) count[lens[i]]++;
   int32_t left = 1;
   for (unsigned len = 1; len < 16; len++) {
-    left = 2 * left - c->count[len];
+    left = 2 * left - count[len];
     if (left < 0) return left;
   }
-  uint16_t next[16];
-  next[1] = 0;
-  for (unsigned len = 1; len < 15; len++) next[len + 1] = (uint16_t)(next[len] + c->count[len]);
-  for (unsigned i = 0; i < n; i++)
-    if (lens[i]) c->symbol[next[lens[i]]++] = (uint16_t)i;
   return left;
-}
-
-/* The next symbol of code c, or -1. Codes of one length are consecutive
- * numbers, so walk the lengths keeping the first code of each. */
-static int32_t canon_decode(const canon_code *c, bit_reader *b) {
-  int32_t code = 0, first = 0, index = 0;
-  for (unsigned len = 1; len < 16; len++) {
-    int32_t bit = take_bits(b, 1);
-    if (bit < 0) return -1;
-    code |= bit;
-    if (code >= first && code - first < c->count[len]) return c->symbol[index + code - first];
-    index += c->count[len];
-    first = (first + c->count[len]) << 1;
-    code <<= 1;
-  }
-  return -1;
 }
 
 /* Whether the first block of zlib stream s (csize n) has a dynamic header
  * on which zlib may judge differently from libdeflate (see the top of the
- * file): more than 286/30 codes, a repeat with nothing to repeat or past
- * the end, a precode or literal/length or distance code that is not
- * complete, no end-of-block code. Stored and fixed blocks have nothing to
- * differ on here. Only called after libdeflate accepted the stream. */
+ * file): more than 286/30 codes, a code-length code that is not complete,
+ * a repeat with nothing to repeat or past the end, a literal/length or
+ * distance code that is not complete, no end-of-block code. Stored and
+ * fixed blocks have nothing to differ on here. Only called after
+ * libdeflate accepted the stream; "true" just sends it to zlib. */
 static bool first_header_lax(const uint8_t *s, size_t n) {
   static const uint8_t order[19] = {16, 17, 18, 0, 8, 7, 9, 6, 10, 5, 11, 4, 12, 3, 13, 2, 14, 1, 15};
   if (n < 3) return true;
-  bit_reader b = {s + 2, n - 2, 0}; /* after CMF, FLG */
+  bit_reader b = {s + 2, s + n, 0, 0}; /* after CMF, FLG */
   int32_t type = take_bits(&b, 3);
   if (type < 0) return true;
   if ((type >> 1) != 2) return false;
@@ -378,12 +358,33 @@ static bool first_header_lax(const uint8_t *s, size_t n) {
     if (v < 0) return true;
     pre[order[i]] = (uint8_t)v;
   }
-  canon_code c;
-  if (canon_build(&c, pre, 19) != 0) return true;
+  uint16_t count[16];
+  if (code_space_left(pre, 19, count) != 0) return true;
+  /* The complete code-length code (lengths <= 7) as a table indexed by the
+   * next 7 input bits: codes are assigned in canonical order and stored
+   * bit-reversed, as DEFLATE sends them first bit first. */
+  uint8_t sym_of[128], len_of[128];
+  uint16_t next_code[8] = {0};
+  for (unsigned len = 1; len < 8; len++)
+    next_code[len] = (uint16_t)((next_code[len - 1] + count[len - 1] * (len > 1)) << 1);
+  for (unsigned sym = 0; sym < 19; sym++) {
+    unsigned len = pre[sym];
+    if (!len) continue;
+    unsigned code = next_code[len]++, rev = 0;
+    for (unsigned k = 0; k < len; k++) rev |= ((code >> k) & 1u) << (len - 1 - k);
+    for (unsigned e = rev; e < 128; e += 1u << len) {
+      sym_of[e] = (uint8_t)sym;
+      len_of[e] = (uint8_t)len;
+    }
+  }
   uint8_t lens[286 + 30];
   for (unsigned i = 0; i < total;) {
-    int32_t sym = canon_decode(&c, &b);
-    if (sym < 0) return true;
+    refill(&b);
+    unsigned e = (unsigned)(b.buf & 127u);
+    if (len_of[e] > b.cnt) return true;
+    unsigned sym = sym_of[e];
+    b.buf >>= len_of[e];
+    b.cnt -= len_of[e];
     if (sym < 16) {
       lens[i++] = (uint8_t)sym;
       continue;
@@ -397,8 +398,8 @@ static bool first_header_lax(const uint8_t *s, size_t n) {
     memset(lens + i, val, rep);
     i += rep;
   }
-  return lens[256] == 0 || canon_build(&c, lens, nlen) != 0 ||
-         canon_build(&c, lens + nlen, total - nlen) != 0;
+  return lens[256] == 0 || code_space_left(lens, nlen, count) != 0 ||
+         code_space_left(lens + nlen, total - nlen, count) != 0;
 }
 
 /* zlib allocates through the context allocator, reusing the size-carrying
