@@ -3,7 +3,7 @@
 #   lib/libdesert.{a,so}, include/desert.h + include/desert/*.h,
 #   lib/cmake/desert/{desert-config,desert-config-version,desertTargets}.cmake
 #   (find_package(desert CONFIG) -> desert::desert) and lib/pkgconfig/desert.pc.
-# A static libdesert needs libdeflate and libzstd on the consumer's link line:
+# A static libdesert needs libdeflate, zlib and libzstd on the consumer's link line:
 # the package config finds them through pkg-config (as the build does, see
 # DesertDeps.cmake) and the exported target links them; desert.pc lists them
 # in Requires.private (so `pkg-config --static --libs desert` has them).

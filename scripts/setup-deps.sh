@@ -10,7 +10,7 @@ packages=(
   build-essential cmake ninja-build pkg-config   # toolchain and build
   clang libclang-rt-14-dev                       # clang build, sanitizers, libFuzzer
   libsimde-dev                                   # NEON kernels emulated on x86 (tests)
-  libdeflate-dev libzstd-dev                     # DEFLATE blocks, zstd extension blocks
+  libdeflate-dev zlib1g-dev libzstd-dev          # DEFLATE blocks (zlib: exact Java verdict), zstd blocks
   libcmocka-dev                                  # unit tests
   libbenchmark-dev                               # benchmarks
   libmsgpack-dev libprotobuf-c-dev protobuf-c-compiler  # benchmark peers (msgpack-c, protobuf-c)

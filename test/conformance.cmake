@@ -5,6 +5,9 @@
 #    ${DESERT_SHARED_DIR}/conformance/public-cases.jsonl against the testee
 #    `desert-conformance` and judges per SCHEMA.md §3.7 (last line
 #    "conformance: P passed, F failed"; exit 0 only when nothing failed);
+#  * conformance_issue12: test/conformance/issue12-cases.jsonl, the zlib
+#    Inflater rule and names with U+0000; conformance_zlib_inflater_diff:
+#    generated zlib-flavour cases judged by Python's zlib;
 #  * conformance_schema_examples: every worked example of SCHEMA.md part 4;
 #  * golden_schema_*: dataset1 through the `desert encode/decode` subcommands,
 #    once tools/desert_cli.c registers them.
@@ -42,6 +45,22 @@ if(DESERT_BUILD_TOOLS)
   else()
     message(STATUS "conformance: ${_conf_cases} not found; conformance_public not added")
   endif()
+  # Hand-written cases of the two rules of issue 12 (SCHEMA.md §2.8 zlib
+  # flavour, §1.9 names with U+0000); the expected answers are derived from
+  # the rules, see each case's note.
+  add_test(NAME conformance_issue12
+    COMMAND ${_conf_runner} ${CMAKE_CURRENT_SOURCE_DIR}/conformance/issue12-cases.jsonl
+      ${_conf_testee})
+  set_tests_properties(conformance_issue12 PROPERTIES LABELS "conformance" TIMEOUT 60
+    PASS_REGULAR_EXPRESSION "conformance: [0-9]+ passed, 0 failed")
+  # Generated zlib-flavour cases (cut, bit-flipped, re-announced streams)
+  # judged by Python's zlib driven as Inflater (test/scripts/zlib_inflater_diff.py).
+  find_package(Python3 REQUIRED COMPONENTS Interpreter)
+  add_test(NAME conformance_zlib_inflater_diff
+    COMMAND Python3::Interpreter ${CMAKE_CURRENT_SOURCE_DIR}/scripts/zlib_inflater_diff.py
+      ${_conf_testee} --seed 12 --count 3000)
+  set_tests_properties(conformance_zlib_inflater_diff PROPERTIES LABELS "conformance" TIMEOUT 300
+    PASS_REGULAR_EXPRESSION "zlib_inflater_diff: [0-9]+ cases .*, 0 mismatches")
   if(EXISTS ${_conf_spec})
     add_test(NAME conformance_schema_examples
       COMMAND ${_conf_runner} --examples ${_conf_spec} ${_conf_testee})

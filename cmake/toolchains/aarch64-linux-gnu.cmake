@@ -4,7 +4,7 @@
 # Debian 12 setup (as root):
 #   apt-get install -y gcc-aarch64-linux-gnu qemu-user-static
 #   dpkg --add-architecture arm64 && apt-get update
-#   apt-get install -y libdeflate-dev:arm64 libzstd-dev:arm64 libcmocka-dev:arm64
+#   apt-get install -y libdeflate-dev:arm64 zlib1g-dev:arm64 libzstd-dev:arm64 libcmocka-dev:arm64
 # Use:
 #   cmake -S . -B build-aarch64 -G Ninja \
 #     -DCMAKE_TOOLCHAIN_FILE=cmake/toolchains/aarch64-linux-gnu.cmake

@@ -144,7 +144,8 @@ typedef struct desert_schema {
   desert_schema_options options;
 } desert_schema;
 
-/* Loads and checks a schema document (every rule of SCHEMA.md §1.9). On
+/* Loads and checks a schema document (every rule of SCHEMA.md §1.9, names
+ * holding U+0000 included: C names are NUL-terminated). On
  * failure returns DESERT_E_ARGUMENT with err->kind BAD_SCHEMA. alloc may be
  * NULL. */
 DESERT_API desert_status desert_schema_load(const desert_json *doc, const desert_allocator *alloc,

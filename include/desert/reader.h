@@ -173,9 +173,17 @@ DESERT_API desert_status desert_read_uuid(desert_reader *r, uint8_t out[16]);
 
 /* ---- compressed blocks (FORMAT.md §11) ----
  * The flavour must be known (the bytes do not tell). The inflated bytes live
- * in the reader's arena. RAW: corrupt data is DESERT_E_DECOMPRESSION; ZLIB:
- * DESERT_E_ZLIB_BLOCK (Scala reports a DeserializationFailure); a declared or
- * actual size above options.max_decompressed is DESERT_E_LIMIT. */
+ * in the reader's arena. RAW: the block must hold one complete raw DEFLATE
+ * stream, else DESERT_E_DECOMPRESSION; the output has the stream's length.
+ * ZLIB: read as desert-scala reads it (java.util.zip.Inflater, SCHEMA.md
+ * §2.8): the output always has the announced length -- what the stream
+ * gave, cut there or padded with zero bytes -- and a stream that merely
+ * ends early (even inside its header or Adler-32 trailer, or empty) is not
+ * an error; only a corrupt one is, DESERT_E_ZLIB_BLOCK (Scala reports a
+ * DeserializationFailure). Both: the error offset is the first compressed
+ * byte; a declared or actual size above options.max_decompressed is
+ * DESERT_E_LIMIT, as is zlib-flavour padding above 64 KiB + 8 bytes per
+ * input byte. */
 DESERT_API desert_status desert_read_compressed(desert_reader *r, desert_compression flavour,
                                                 desert_bytes *out);
 /* libdesert extension: the zstd block of desert_write_compressed_zstd. */

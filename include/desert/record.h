@@ -109,6 +109,11 @@ enum {
   DESERT_FIELD_TRANSIENT = 1u << 1
 };
 
+/* Names (fields, step fields, cases, records) are NUL-terminated C strings:
+ * a name cannot contain U+0000, it would end there. On the wire a name is
+ * exactly the bytes before the NUL. Schema documents reject such names
+ * (SCHEMA.md §1.9), and neither desert-scala nor desert-rust can declare
+ * one, so no interoperable data carries them. */
 typedef struct desert_field_desc {
   const char *name; /* exact UTF-8, NUL-terminated; names matter on the wire
                      * only in FieldRemoved header entries */

@@ -148,6 +148,12 @@ typedef enum desert_type_kind {
 typedef struct desert_type desert_type;
 typedef struct desert_value desert_value;
 
+/* Every name below (fields, step fields, constructors, definitions,
+ * record/enum/wrapper names) is a NUL-terminated UTF-8 C string and so
+ * holds no U+0000: desert_schema_load rejects a document naming anything
+ * with U+0000 as BadSchema (SCHEMA.md §1.9), and a name built by hand ends
+ * at its first NUL (see record.h). */
+
 /* A record field (SCHEMA.md §1.5). */
 typedef struct desert_type_field {
   const char *name;        /* NUL-terminated UTF-8 */

@@ -211,7 +211,17 @@ static const desert_json *unknown_key(const desert_json *obj, const char *const 
     if (bad_) return lfail((L), "unknown key '%.64s'", bad_->str);                              \
   } while (0)
 
+/* Every name of the document (definition, record, enum, transparent,
+ * field, step field, constructor) is copied here. A name holding U+0000
+ * makes the document BadSchema (SCHEMA.md §1.9): the C interfaces take
+ * names as NUL-terminated strings, so it would be cut at the NUL -- and
+ * neither reference library can declare such a name. NULL after lfail
+ * (which keeps this first message over the callers' nomem). */
 static const char *name_copy(loader *L, const desert_json *s) {
+  if (s->len && memchr(s->str, 0, s->len)) {
+    lfail(L, "the name '%.64s...' contains U+0000", s->str);
+    return NULL;
+  }
   return desert_type_set_strdup(L->set, s->str, s->len);
 }
 

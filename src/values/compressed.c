@@ -1,6 +1,7 @@
 /* src/values/compressed.c — compressed byte blocks (FORMAT.md §11): raw
  * DEFLATE (desert-rust) and zlib-wrapped DEFLATE (desert-scala) through
- * libdeflate, plus the libdesert zstd extension. The (de)compressor contexts
+ * libdeflate, with zlib's streaming inflate for the zlib-flavour blocks
+ * libdeflate refuses, plus the libdesert zstd extension. The (de)compressor contexts
  * it caches in writers and readers are created here and released by
  * src/core/compress_state.c, which the contexts call when they are freed.
  * SPDX-License-Identifier: MIT
@@ -16,12 +17,40 @@
  * nothing is allocated before these checks. Decompression errors are
  * reported at the first compressed byte.
  *
+ * The zlib flavour follows java.util.zip.Inflater (SCHEMA.md §2.8): Scala
+ * calls inflate() once, with the whole block as input and room for exactly
+ * the announced length, and keeps whatever came out, zero-padded. So an
+ * incomplete stream (cut anywhere, even inside the header or the Adler-32
+ * trailer) is not an error, and a stream longer than announced is cut
+ * where the room ends. libdeflate answers only "complete and valid" or
+ * "refused" (it cannot tell incomplete from corrupt, nor return partial
+ * output): its success is taken as is (the fast path), and every refusal
+ * is decided again by zlib's inflate, the library Java itself wraps,
+ * driven the way Inflater drives it (read_zlib_slow).
+ *
+ * libdeflate 1.14 is laxer than zlib on a few constructs no conforming
+ * encoder writes: a dynamic header announcing more than 286 literal/length
+ * or 30 distance codes, a code-length repeat running past the announced
+ * count, an incomplete code (it decodes the unused codeword), and the
+ * fixed-code symbols 286-287 (lengths) and 30-31 (distances). The repeat
+ * overrun keeps the output, so one flipped bit in a zlib stream can make
+ * libdeflate succeed where Java fails (found by a bit-flip search). So a
+ * success is taken only when the first block's header is one zlib accepts
+ * exactly as libdeflate does (first_header_lax); otherwise zlib decides.
+ * Known residue: the headers of later blocks are not examined (that needs
+ * a walk over every symbol, as costly as inflating), nor fixed-code
+ * symbols 286-287/30-31, which change the output and so also need a forged
+ * Adler-32: a multi-block stream with such a later header, or a forged
+ * one, is accepted here where Java reports a corrupt block.
+ *
  * Memory: libdeflate 1.14 has no per-context allocator (only the global
  * libdeflate_set_memory_allocator, which would race between contexts), so
  * its (de)compressors come from malloc; zstd contexts and every buffer go
  * through the context allocator. */
 #define ZSTD_STATIC_LINKING_ONLY /* ZSTD_customMem, ZSTD_create*_advanced */
+#define ZLIB_CONST               /* z_stream.next_in is const */
 #include <libdeflate.h>
+#include <zlib.h>
 #include <zstd.h>
 #include <zstd_errors.h>
 
@@ -193,8 +222,8 @@ typedef enum libdeflate_result (*inflate_fn)(struct libdeflate_decompressor *, c
  * that is too small, retries into growing temporary buffers of at most
  * `limit` bytes and copies the first min(actual, keep) bytes of the result
  * into the arena (*res). *len = the inflated size. Returns the libdeflate
- * result; DESERT errors (NOMEM, LIMIT) are recorded in r and reported as
- * LIBDEFLATE_BAD_DATA with r->status set. */
+ * result (LIBDEFLATE_INSUFFICIENT_SPACE: more than `limit` bytes); NOMEM is
+ * recorded in r and reported as LIBDEFLATE_BAD_DATA with r->status set. */
 static enum libdeflate_result inflate_grow(desert_reader *r, inflate_fn fn, const block_hdr *h,
                                            uint8_t *dst, size_t first_cap, size_t limit,
                                            size_t keep, uint8_t **res, size_t *len) {
@@ -210,11 +239,7 @@ static enum libdeflate_result inflate_grow(desert_reader *r, inflate_fn fn, cons
   const desert_allocator *a = &r->opt.allocator;
   size_t cap = first_cap;
   for (;;) {
-    if (cap >= limit) {
-      /* inflate_bound() is a true bound, so only max_decompressed ends here. */
-      desert_r_fail(r, DESERT_E_LIMIT, h->data_at);
-      return LIBDEFLATE_BAD_DATA;
-    }
+    if (cap >= limit) return LIBDEFLATE_INSUFFICIENT_SPACE;
     cap = cap < 2048 ? 4096 : (cap > limit / 2 ? limit : cap * 2);
     if (cap > limit) cap = limit;
     uint8_t *tmp = desert_mem_alloc(a, cap);
@@ -257,6 +282,8 @@ static desert_status read_raw_block(desert_reader *r, desert_bytes *out) {
   enum libdeflate_result lr = inflate_grow(r, libdeflate_deflate_decompress_ex, &h, dst, first,
                                            limit, SIZE_MAX, &res, &len);
   if (r->status) return r->status;
+  /* inflate_bound() is a true bound, so only max_decompressed ends here. */
+  if (lr == LIBDEFLATE_INSUFFICIENT_SPACE) return desert_r_fail(r, DESERT_E_LIMIT, h.data_at);
   if (lr != LIBDEFLATE_SUCCESS) return desert_r_fail(r, DESERT_E_DECOMPRESSION, h.data_at);
   /* The plain length was only a hint: give the unused part of the first
    * capacity back, or a run of small blocks announcing large sizes would
@@ -266,6 +293,227 @@ static desert_status read_raw_block(desert_reader *r, desert_bytes *out) {
   out->ptr = res;
   out->len = len;
   return DESERT_OK;
+}
+
+/* ---- zlib flavour: java.util.zip.Inflater's result ------------------------- */
+
+/* DEFLATE bits, least significant first, through a 64-bit buffer. */
+typedef struct bit_reader {
+  const uint8_t *p, *end;
+  uint64_t buf;
+  unsigned cnt; /* valid bits in buf */
+} bit_reader;
+
+static void refill(bit_reader *b) {
+  while (b->cnt <= 56 && b->p < b->end) {
+    b->buf |= (uint64_t)*b->p++ << b->cnt;
+    b->cnt += 8;
+  }
+}
+
+/* The next k (<= 16) bits, or -1 when the data ends first. */
+static int32_t take_bits(bit_reader *b, unsigned k) {
+  if (b->cnt < k) refill(b);
+  if (b->cnt < k) return -1;
+  uint32_t v = (uint32_t)(b->buf & ((1u << k) - 1u));
+  b->buf >>= k;
+  b->cnt -= k;
+  return (int32_t)v;
+}
+
+/* The unused part of the code space of a canonical Huffman code (RFC 1951
+ * §3.2.2) with these n lengths (0..15), in units of 2^-15: 0 complete,
+ * > 0 incomplete or empty, < 0 over-full. */
+static int32_t code_space_left(const uint8_t *lens, unsigned n, uint16_t count[16]) {
+  memset(count, 0, 16 * sizeof count[0]);
+  for (unsigned i = 0; i < n; i++) count[lens[i]]++;
+  int32_t left = 1;
+  for (unsigned len = 1; len < 16; len++) {
+    left = 2 * left - count[len];
+    if (left < 0) return left;
+  }
+  return left;
+}
+
+/* Whether the first block of zlib stream s (csize n) has a dynamic header
+ * on which zlib may judge differently from libdeflate (see the top of the
+ * file): more than 286/30 codes, a code-length code that is not complete,
+ * a repeat with nothing to repeat or past the end, a literal/length or
+ * distance code that is not complete, no end-of-block code. Stored and
+ * fixed blocks have nothing to differ on here. Only called after
+ * libdeflate accepted the stream; "true" just sends it to zlib. */
+static bool first_header_lax(const uint8_t *s, size_t n) {
+  static const uint8_t order[19] = {16, 17, 18, 0, 8, 7, 9, 6, 10, 5, 11, 4, 12, 3, 13, 2, 14, 1, 15};
+  if (n < 3) return true;
+  bit_reader b = {s + 2, s + n, 0, 0}; /* after CMF, FLG */
+  int32_t type = take_bits(&b, 3);
+  if (type < 0) return true;
+  if ((type >> 1) != 2) return false;
+  int32_t hlit = take_bits(&b, 5), hdist = take_bits(&b, 5), hclen = take_bits(&b, 4);
+  if (hclen < 0 || hlit > 29 || hdist > 29) return true;
+  unsigned nlen = 257u + (unsigned)hlit, total = nlen + 1u + (unsigned)hdist;
+  uint8_t pre[19] = {0};
+  for (int32_t i = 0; i < hclen + 4; i++) {
+    int32_t v = take_bits(&b, 3);
+    if (v < 0) return true;
+    pre[order[i]] = (uint8_t)v;
+  }
+  uint16_t count[16];
+  if (code_space_left(pre, 19, count) != 0) return true;
+  /* The complete code-length code (lengths <= 7) as a table indexed by the
+   * next 7 input bits: codes are assigned in canonical order and stored
+   * bit-reversed, as DEFLATE sends them first bit first. */
+  uint8_t sym_of[128], len_of[128];
+  uint16_t next_code[8] = {0};
+  for (unsigned len = 1; len < 8; len++)
+    next_code[len] = (uint16_t)((next_code[len - 1] + count[len - 1] * (len > 1)) << 1);
+  for (unsigned sym = 0; sym < 19; sym++) {
+    unsigned len = pre[sym];
+    if (!len) continue;
+    unsigned code = next_code[len]++, rev = 0;
+    for (unsigned k = 0; k < len; k++) rev |= ((code >> k) & 1u) << (len - 1 - k);
+    for (unsigned e = rev; e < 128; e += 1u << len) {
+      sym_of[e] = (uint8_t)sym;
+      len_of[e] = (uint8_t)len;
+    }
+  }
+  uint8_t lens[286 + 30];
+  for (unsigned i = 0; i < total;) {
+    refill(&b);
+    unsigned e = (unsigned)(b.buf & 127u);
+    if (len_of[e] > b.cnt) return true;
+    unsigned sym = sym_of[e];
+    b.buf >>= len_of[e];
+    b.cnt -= len_of[e];
+    if (sym < 16) {
+      lens[i++] = (uint8_t)sym;
+      continue;
+    }
+    if (sym == 16 && i == 0) return true;
+    uint8_t val = sym == 16 ? lens[i - 1] : 0;
+    int32_t extra = take_bits(&b, sym == 16 ? 2 : (sym == 17 ? 3 : 7));
+    if (extra < 0) return true;
+    unsigned rep = (unsigned)extra + (sym == 18 ? 11u : 3u);
+    if (rep > total - i) return true; /* zlib: "invalid bit length repeat" */
+    memset(lens + i, val, rep);
+    i += rep;
+  }
+  return lens[256] == 0 || code_space_left(lens, nlen, count) != 0 ||
+         code_space_left(lens + nlen, total - nlen, count) != 0;
+}
+
+/* zlib allocates through the context allocator, reusing the size-carrying
+ * callbacks made for zstd (zlib's free does not pass the size either). */
+static voidpf zlib_alloc(voidpf opaque, uInt items, uInt size) {
+  const ZSTD_customMem *m = opaque;
+  if (size && items > SIZE_MAX / size) return Z_NULL;
+  return m->customAlloc(m->opaque, (size_t)items * size);
+}
+
+static void zlib_free(voidpf opaque, voidpf p) {
+  const ZSTD_customMem *m = opaque;
+  m->customFree(m->opaque, p);
+}
+
+/* The result Java returns: the len inflated bytes at src zero-padded to
+ * the announced length. src is padded in place when it lies in the arena
+ * with room for the announced length (in_place), else copied. Padding is
+ * not data, so a lying header may not make memory out of nothing: at most
+ * 64 KiB + 8 bytes per input byte of it. */
+static desert_status pad_result(desert_reader *r, const block_hdr *h, uint8_t *src, size_t len,
+                                bool in_place, desert_bytes *out) {
+  uint8_t *res = src;
+  if (len < h->plain) {
+    size_t budget = (r->len > (SIZE_MAX - 65536) / 8) ? SIZE_MAX : 8 * r->len + 65536;
+    if (h->plain - len > budget) return desert_r_fail(r, DESERT_E_LIMIT, h->plain_at);
+    if (!in_place) {
+      res = desert_arena_alloc(&r->arena, h->plain, 1);
+      if (!res) return desert_r_fail(r, DESERT_E_NOMEM, h->data_at);
+      if (len) memcpy(res, src, len);
+    }
+    memset(res + len, 0, h->plain - len);
+  } else if (!in_place) {
+    res = desert_arena_alloc(&r->arena, h->plain, 1);
+    if (!res) return desert_r_fail(r, DESERT_E_NOMEM, h->data_at);
+    memcpy(res, src, h->plain);
+  }
+  out->ptr = res;
+  out->len = h->plain;
+  return DESERT_OK;
+}
+
+/* Replaces *buf (cap bytes, `used` of them filled) by a buffer of ncap
+ * bytes from the context allocator holding the same first bytes. */
+static bool grow_buffer(const desert_allocator *a, uint8_t **buf, size_t *cap, size_t used,
+                        size_t ncap) {
+  uint8_t *p = desert_mem_alloc(a, ncap);
+  if (!p) return false;
+  if (used) memcpy(p, *buf, used);
+  desert_mem_free(a, *buf, *cap);
+  *buf = p;
+  *cap = ncap;
+  return true;
+}
+
+/* The exact Inflater verdict for a block libdeflate refused. Java calls
+ * zlib's inflate() once with all `csize` bytes and `plain` bytes of room;
+ * here the room is handed over in growing pieces (first `cap` bytes, then
+ * doubling up to `plain`), which zlib decodes identically -- it only ever
+ * stops early to wait for room -- while memory follows the real output,
+ * not the announced length. The flush mode only matters to zlib for
+ * Z_BLOCK/Z_TREES/Z_FINISH, so Z_NO_FLUSH decodes as Java's
+ * Z_PARTIAL_FLUSH does. Outcomes:
+ *   Z_STREAM_END: complete (the rest of the block is ignored);
+ *   Z_NEED_DICT: the header asks for a preset dictionary, which Scala never
+ *     supplies: Inflater returns 0 bytes, so the result is all zeros;
+ *   room left after a call: the input ran out (incomplete) -- keep what came;
+ *   no room left at `plain` bytes: Java's buffer is full -- keep it;
+ *   Z_DATA_ERROR: a corrupt stream (DataFormatException). */
+static desert_status read_zlib_slow(desert_reader *r, const block_hdr *h, size_t cap,
+                                    desert_bytes *out) {
+  ZSTD_customMem mem = desert_zstd_mem(&r->opt.allocator);
+  z_stream zs;
+  memset(&zs, 0, sizeof zs);
+  if (mem.customAlloc) {
+    zs.zalloc = zlib_alloc;
+    zs.zfree = zlib_free;
+    zs.opaque = &mem;
+  }
+  if (inflateInit(&zs) != Z_OK) return desert_r_fail(r, DESERT_E_NOMEM, h->data_at);
+  const desert_allocator *a = &r->opt.allocator;
+  uint8_t *buf = NULL;
+  size_t bufcap = 0, got = 0;
+  desert_status st = DESERT_OK;
+  zs.next_in = h->data;
+  zs.avail_in = (uInt)h->csize; /* csize came from a var_u32 */
+  for (;;) {
+    if (got == bufcap) {
+      size_t ncap = !bufcap ? cap : (bufcap > h->plain / 2 ? h->plain : bufcap * 2);
+      if (!grow_buffer(a, &buf, &bufcap, got, ncap)) {
+        st = DESERT_E_NOMEM;
+        break;
+      }
+    }
+    zs.next_out = buf + got;
+    zs.avail_out = (uInt)(bufcap - got); /* <= plain, a var_u32 */
+    int zr = inflate(&zs, Z_NO_FLUSH);
+    got = bufcap - zs.avail_out;
+    if (zr == Z_STREAM_END || zr == Z_NEED_DICT) break;
+    if (zr == Z_MEM_ERROR) {
+      st = DESERT_E_NOMEM;
+      break;
+    }
+    if (zr != Z_OK && zr != Z_BUF_ERROR) { /* Z_DATA_ERROR */
+      st = DESERT_E_ZLIB_BLOCK;
+      break;
+    }
+    if (zs.avail_out > 0 || got == h->plain) break;
+  }
+  inflateEnd(&zs);
+  if (!st) st = pad_result(r, h, buf, got, false, out);
+  else desert_r_fail(r, st, h->data_at);
+  desert_mem_free(a, buf, bufcap);
+  return st;
 }
 
 static desert_status read_zlib_block(desert_reader *r, desert_bytes *out) {
@@ -278,38 +526,25 @@ static desert_status read_zlib_block(desert_reader *r, desert_bytes *out) {
     return DESERT_OK;
   }
   if (read_rest(r, &h)) return r->status;
-  /* Java inflates into exactly `plain` bytes: a shorter result is padded
-   * with zeros, a longer one cut (SCHEMA.md §2.8). Inflate first (growing
-   * the output as needed), pad afterwards, within a padding budget. */
-  size_t limit = inflate_bound(h.csize);
-  if (limit > r->opt.max_decompressed) limit = r->opt.max_decompressed;
-  if (limit < h.plain) limit = h.plain;
-  size_t first = first_capacity(h.plain, h.csize, limit);
+  /* Fast path: libdeflate with room for at most the announced length (the
+   * first piece trusted only up to a multiple of the block, see
+   * first_capacity). Its success is a complete, valid stream no longer
+   * than announced, whose output is exactly Java's before the padding. */
+  size_t first = first_capacity(h.plain, h.csize, h.plain);
   uint8_t *dst = desert_arena_alloc(&r->arena, first, 1);
   if (!dst) return desert_r_fail(r, DESERT_E_NOMEM, h.data_at);
   uint8_t *res;
   size_t len;
   enum libdeflate_result lr =
-      inflate_grow(r, libdeflate_zlib_decompress_ex, &h, dst, first, limit, h.plain, &res, &len);
+      inflate_grow(r, libdeflate_zlib_decompress_ex, &h, dst, first, h.plain, h.plain, &res, &len);
   if (r->status) return r->status;
-  if (lr != LIBDEFLATE_SUCCESS) return desert_r_fail(r, DESERT_E_ZLIB_BLOCK, h.data_at);
-  if (len < h.plain) {
-    /* Padding is not data: allow at most 64 KiB + 8 bytes per input byte. */
-    size_t budget = (r->len > (SIZE_MAX - 65536) / 8) ? SIZE_MAX : 8 * r->len + 65536;
-    if (h.plain - len > budget) return desert_r_fail(r, DESERT_E_LIMIT, h.plain_at);
-    if (res == dst && first >= h.plain) {
-      memset(res + len, 0, h.plain - len);
-    } else {
-      uint8_t *full = desert_arena_alloc(&r->arena, h.plain, 1);
-      if (!full) return desert_r_fail(r, DESERT_E_NOMEM, h.data_at);
-      if (len) memcpy(full, res, len);
-      memset(full + len, 0, h.plain - len);
-      res = full;
-    }
-  }
-  out->ptr = res;
-  out->len = h.plain;
-  return DESERT_OK;
+  if (lr == LIBDEFLATE_SUCCESS && !first_header_lax(h.data, h.csize))
+    return pad_result(r, &h, res, len, res == dst && first >= h.plain, out);
+  /* Refused (incomplete, corrupt, longer than announced, or a preset
+   * dictionary) or accepted on a header zlib may refuse: the first piece
+   * goes back and zlib decides. */
+  desert_arena_shrink_last(&r->arena, dst, first, 0);
+  return read_zlib_slow(r, &h, first, out);
 }
 
 desert_status desert_read_compressed(desert_reader *r, desert_compression flavour,
