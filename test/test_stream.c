@@ -343,6 +343,43 @@ static void test_mark_inside_record(void **state) {
   desert_writer_free(w);
 }
 
+/* A warm reader or writer restarting a stream of the same buffer size
+ * allocates nothing (the window and buffer are kept). */
+static void test_warm_restart(void **state) {
+  (void)state;
+  desert_counting_allocator ca;
+  desert_options o;
+  ct_counting_options(&o, &ca);
+  desert_writer *w = NULL;
+  desert_reader *r = NULL;
+  assert_int_equal(desert_writer_create(&o, &w), DESERT_OK);
+  assert_int_equal(desert_reader_create(&o, &r), DESERT_OK);
+  size_t allocs = 0;
+  for (int round = 0; round < 3; round++) {
+    ct_mem_sink sink;
+    assert_int_equal(desert_writer_begin_stream(w, ct_mem_sink_init(&sink, SIZE_MAX), 128),
+                     DESERT_OK);
+    for (uint32_t i = 0; i < 50; i++) assert_int_equal(write_elem(w, i), DESERT_OK);
+    assert_int_equal(desert_writer_flush(w), DESERT_OK);
+    ct_mem_source m;
+    assert_int_equal(desert_reader_begin_stream(
+                         r, ct_mem_source_init(&m, sink.data, sink.len, 100, NULL, SIZE_MAX), 128),
+                     DESERT_OK);
+    for (uint32_t i = 0; i < 50; i++) {
+      check_elem(r, i);
+      assert_int_equal(desert_reader_mark(r), DESERT_OK);
+    }
+    assert_true(desert_reader_at_end(r));
+    free(sink.data);
+    if (round == 1) allocs = ca.allocs;
+    if (round == 2) assert_int_equal(ca.allocs, allocs);
+  }
+  desert_reader_free(r);
+  desert_writer_free(w);
+  assert_int_equal(ca.live_blocks, 0);
+  assert_int_equal(ca.bad_frees, 0);
+}
+
 /* ---- failures ------------------------------------------------------------------ */
 
 static void test_source_failure(void **state) {
@@ -579,6 +616,7 @@ int main(void) {
       cmocka_unit_test(test_large_values),
       cmocka_unit_test(test_session_across_marks),
       cmocka_unit_test(test_mark_inside_record),
+      cmocka_unit_test(test_warm_restart),
       cmocka_unit_test(test_source_failure),
       cmocka_unit_test(test_sink_failure_sticky),
       cmocka_unit_test(test_file_and_fd),

@@ -74,19 +74,29 @@ static void sink_free(desert_writer *w) {
 
 desert_status desert_writer_begin_stream(desert_writer *w, desert_sink sink, size_t buffer_size) {
   if (!w || !sink.write) return DESERT_E_ARGUMENT;
-  desert_writer_use_growable(w); /* ends an earlier stream and resets */
   size_t bs = buffer_size ? buffer_size : DESERT_STREAM_DEFAULT_BUFFER;
   if (bs < DESERT_STREAM_MIN_BUFFER) bs = DESERT_STREAM_MIN_BUFFER;
-  stream_snk *s = desert_mem_alloc(&w->opt.allocator, sizeof *s);
-  if (!s) return DESERT_E_NOMEM;
-  desert_zero(s, sizeof *s);
-  s->buf = desert_mem_alloc(&w->opt.allocator, bs);
-  if (!s->buf) {
-    desert_mem_free(&w->opt.allocator, s, sizeof *s);
-    return DESERT_E_NOMEM;
+  stream_snk *s = w->sink;
+  if (s && s->cap == bs) {
+    /* A warm writer keeps its buffer: restarting allocates nothing. */
+    desert_writer_reset(w);
+    if (s->big) desert_mem_free(&w->opt.allocator, s->big, s->big_cap);
+    s->big = NULL;
+    s->big_cap = 0;
+  } else {
+    desert_writer_use_growable(w); /* ends an earlier stream and resets */
+    s = desert_mem_alloc(&w->opt.allocator, sizeof *s);
+    if (!s) return DESERT_E_NOMEM;
+    desert_zero(s, sizeof *s);
+    s->buf = desert_mem_alloc(&w->opt.allocator, bs);
+    if (!s->buf) {
+      desert_mem_free(&w->opt.allocator, s, sizeof *s);
+      return DESERT_E_NOMEM;
+    }
+    s->cap = bs;
   }
-  s->cap = bs;
   s->sink = sink;
+  s->flushed = 0;
   w->sink = s;
   w->sink_room = sink_room;
   w->sink_free = sink_free;

@@ -156,20 +156,39 @@ static bool stream_fill(desert_reader *r, size_t n) {
 desert_status desert_reader_begin_stream(desert_reader *r, desert_source src,
                                          size_t buffer_size) {
   if (!r || !src.read) return DESERT_E_ARGUMENT;
-  desert_reader_reset(r); /* ends any earlier stream, clears the session */
   size_t bs = buffer_size ? buffer_size : DESERT_STREAM_DEFAULT_BUFFER;
   if (bs < DESERT_STREAM_MIN_BUFFER) bs = DESERT_STREAM_MIN_BUFFER;
-  stream_src *s = desert_mem_alloc(&r->opt.allocator, sizeof *s);
-  if (!s) return DESERT_E_NOMEM;
-  desert_zero(s, sizeof *s);
-  s->win.ptr = desert_mem_alloc(&r->opt.allocator, bs);
-  if (!s->win.ptr) {
-    desert_mem_free(&r->opt.allocator, s, sizeof *s);
-    return DESERT_E_NOMEM;
+  stream_src *s = r->stream;
+  if (s && s->bufsize == bs) {
+    /* A warm reader keeps its window: restarting allocates nothing. */
+    r->stream_free = NULL; /* the reset below must not free it */
+    desert_reader_reset(r);
+    drop_retired(r, s);
+    if (s->win.cap != bs) {
+      buf_free(r, &s->win);
+      s->win = s->spare;
+      s->spare.ptr = NULL;
+      s->spare.cap = 0;
+    }
+  } else {
+    desert_reader_reset(r); /* ends any earlier stream, clears the session */
+    s = desert_mem_alloc(&r->opt.allocator, sizeof *s);
+    if (!s) return DESERT_E_NOMEM;
+    desert_zero(s, sizeof *s);
+    s->bufsize = bs;
   }
-  s->win.cap = bs;
+  if (!s->win.ptr) {
+    s->win.ptr = desert_mem_alloc(&r->opt.allocator, bs);
+    if (!s->win.ptr) {
+      r->stream = s;
+      stream_free(r);
+      return DESERT_E_NOMEM;
+    }
+    s->win.cap = bs;
+  }
   s->src = src;
-  s->bufsize = bs;
+  s->origin = s->keep = 0;
+  s->eof = false;
   s->limit = r->opt.max_length > SIZE_MAX - bs ? SIZE_MAX : bs + r->opt.max_length;
   r->stream = s;
   r->stream_fill = stream_fill;
