@@ -104,9 +104,10 @@ DESERT_API desert_status desert_reader_begin_stream(desert_reader *r, desert_sou
 /* Marks an element boundary at the current position: views and arena data
  * handed out before it become invalid (see the lifetime rule above) and
  * the window may drop the bytes before it. Call it between top-level
- * elements (e.g. after each element of a collection), never while a record
- * is open: inside a record's chunks it fails with DESERT_E_STATE. Returns
- * the reader's status. On an in-memory reader it does nothing. */
+ * elements (e.g. after each element of a collection), never while a record,
+ * enum or anything else entered with desert_reader_enter is open: there it
+ * fails with DESERT_E_STATE (sticky, at the current offset). Returns the
+ * reader's status. On an in-memory reader it does nothing. */
 DESERT_API desert_status desert_reader_mark(desert_reader *r);
 /* True when the input has no byte left at the current position (for a
  * stream: the source reported its end), false otherwise or after an error.

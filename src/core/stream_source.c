@@ -204,7 +204,9 @@ desert_status desert_reader_mark(desert_reader *r) {
   if (!r) return DESERT_E_ARGUMENT;
   stream_src *s = r->stream;
   if (!s || r->status) return r->status;
-  if (r->end != r->len) return desert_r_fail(r, DESERT_E_STATE, r->pos);
+  /* Only between top-level elements: an open record (depth > 0, or a limit
+   * narrowed to a chunk) may still jump back to bytes before the cursor. */
+  if (r->end != r->len || r->depth) return desert_r_fail(r, DESERT_E_STATE, r->pos);
   s->keep = r->pos;
   drop_retired(r, s);
   desert_arena_reset_if_used(&r->arena);
