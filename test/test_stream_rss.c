@@ -54,9 +54,11 @@ static int pipe_sink(void *ctx, const void *buf, size_t n) {
   pipe *p = ctx;
   if (p->len + n > p->cap) {
     /* Only unread bytes are kept: compact first, then grow if needed. */
-    memmove(p->data, p->data + p->pos, p->len - p->pos);
-    p->len -= p->pos;
-    p->pos = 0;
+    if (p->pos) {
+      memmove(p->data, p->data + p->pos, p->len - p->pos);
+      p->len -= p->pos;
+      p->pos = 0;
+    }
     if (p->len + n > p->cap) {
       size_t nc = p->cap ? p->cap : 1 << 16;
       while (nc < p->len + n) nc *= 2;
