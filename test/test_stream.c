@@ -18,6 +18,7 @@
 #include "desert/record.h"
 #include "desert/stream.h"
 #include "desert_build_config.h"
+#include "golden_cstruct_model.h"
 #include "golden_model.h"
 #include "sha256.h"
 #include "codec_testlib.h"
@@ -533,24 +534,51 @@ static uint8_t *modern_bytes(desert_writer *w, const golden_model *m, size_t *n)
   return c;
 }
 
+/* Skips (or, with DESERT_REQUIRE_GOLDEN=1, fails) without the dataset. */
+static void need_golden(void) {
+  if (golden) return;
+  const char *req = getenv("DESERT_REQUIRE_GOLDEN");
+  if (req && strcmp(req, "1") == 0) fail_msg("golden dataset missing");
+  fprintf(stderr, "test_stream: SKIP (no golden dataset)\n");
+  skip();
+}
+
+/* A streaming reader, an in-memory one (the oracle) and a writer (w may be NULL). */
+static void new_contexts(desert_reader **r, desert_reader **mr, desert_writer **w) {
+  assert_int_equal(desert_reader_create(NULL, r), DESERT_OK);
+  assert_int_equal(desert_reader_create(NULL, mr), DESERT_OK);
+  if (w) assert_int_equal(desert_writer_create(NULL, w), DESERT_OK);
+}
+
+/* Readers for ct_stream_cut_agree: the decode target travels in arg. */
+typedef struct golden_arg {
+  golden_model *m;
+} golden_arg;
+static desert_status rd_golden(desert_reader *r, const void *arg) {
+  const golden_arg *a = arg;
+  return golden_model_read(r, a->m);
+}
+typedef struct cstruct_arg {
+  const desert_cstruct *d;
+  void *obj;
+} cstruct_arg;
+static desert_status rd_cstruct(desert_reader *r, const void *arg) {
+  const cstruct_arg *a = arg;
+  return desert_cstruct_decode(r, a->d, a->obj);
+}
+
 static void test_golden_streamed(void **state) {
   (void)state;
-  if (!golden) {
-    const char *req = getenv("DESERT_REQUIRE_GOLDEN");
-    if (req && strcmp(req, "1") == 0) fail_msg("golden dataset missing");
-    fprintf(stderr, "test_golden_streamed: SKIP (no golden dataset)\n");
-    skip();
-  }
+  need_golden();
   desert_reader *mr = NULL, *r = NULL;
-  assert_int_equal(desert_reader_create(NULL, &mr), DESERT_OK);
-  assert_int_equal(desert_reader_create(NULL, &r), DESERT_OK);
   desert_writer *w = NULL;
-  assert_int_equal(desert_writer_create(NULL, &w), DESERT_OK);
+  new_contexts(&r, &mr, &w);
   golden_model mm, sm;
   assert_int_equal(desert_reader_begin(mr, golden, golden_len), DESERT_OK);
   assert_int_equal(golden_model_read(mr, &mm), DESERT_OK);
   size_t n1, n2;
   uint8_t *oracle = modern_bytes(w, &mm, &n1);
+  golden_arg ga = {&sm};
   /* Streamed in random pieces through a 64-byte window: the same values
    * (compared through their modern re-encoding). */
   desert_rng rng;
@@ -578,34 +606,127 @@ static void test_golden_streamed(void **state) {
   free(sink.data);
   /* Cuts and source failures at sampled offsets (every offset is
    * quadratic here): the in-memory cut is the oracle. */
-  for (size_t cut = 0; cut < golden_len; cut += cut < 64 ? 1 : 4999) {
-    uint8_t *copy = malloc(cut ? cut : 1);
-    assert_non_null(copy);
-    memcpy(copy, golden, cut);
-    assert_int_equal(desert_reader_begin(mr, copy, cut), DESERT_OK);
-    desert_status want = golden_model_read(mr, &mm);
-    size_t want_off = desert_reader_error_offset(mr);
-    free(copy);
-    for (int fail = 0; fail < 2; fail++) {
-      assert_int_equal(
-          desert_reader_begin_stream(
-              r, ct_mem_source_init(&m, golden, fail ? golden_len : cut, 777, NULL,
-                                    fail ? cut : SIZE_MAX),
-              256),
-          DESERT_OK);
-      desert_status st = golden_model_read(r, &sm);
-      desert_status exp = fail && want == DESERT_E_INPUT_ENDED ? DESERT_E_READ_INPUT : want;
-      if (st != exp || desert_reader_error_offset(r) != want_off)
-        fail_msg("golden %s at %zu: %s at %zu, want %s at %zu", fail ? "failing" : "cut", cut,
-                 desert_status_name(st), desert_reader_error_offset(r), desert_status_name(exp),
-                 want_off);
-    }
-  }
+  for (size_t cut = 0; cut < golden_len; cut += cut < 64 ? 1 : 4999)
+    ct_stream_cut_agree("golden", r, mr, golden, golden_len, cut, 777, 256, rd_golden, &ga);
   free(oracle);
   free(streamed);
   desert_writer_free(w);
   desert_reader_free(r);
   desert_reader_free(mr);
+}
+
+/* The same dataset through the C-struct descriptors (bulk arrays, pointer
+ * fields, version-0 records peeked at): streamed in random pieces and cut
+ * or failed at sampled offsets, against the in-memory decode. */
+static uint8_t *cstruct_bytes(desert_writer *w, const gcs_model *m, size_t *n) {
+  desert_writer_use_growable(w);
+  assert_int_equal(desert_cstruct_encode(w, &gcs_model_desc, m), DESERT_OK);
+  const uint8_t *d = desert_writer_data(w, n);
+  uint8_t *c = malloc(*n);
+  assert_non_null(c);
+  memcpy(c, d, *n);
+  return c;
+}
+
+static void test_golden_cstruct_streamed(void **state) {
+  (void)state;
+  need_golden();
+  desert_reader *mr = NULL, *r = NULL;
+  desert_writer *w = NULL;
+  new_contexts(&r, &mr, &w);
+  gcs_model *mm = calloc(1, sizeof *mm), *sm = calloc(1, sizeof *sm);
+  assert_non_null(mm);
+  assert_non_null(sm);
+  assert_int_equal(desert_reader_begin(mr, golden, golden_len), DESERT_OK);
+  assert_int_equal(desert_cstruct_decode(mr, &gcs_model_desc, mm), DESERT_OK);
+  size_t n1, n2;
+  uint8_t *oracle = cstruct_bytes(w, mm, &n1);
+  cstruct_arg ca = {&gcs_model_desc, sm};
+  desert_rng rng;
+  desert_rng_init_test(&rng, 22u);
+  ct_mem_source m;
+  assert_int_equal(desert_reader_begin_stream(
+                       r, ct_mem_source_init(&m, golden, golden_len, 3000, &rng, SIZE_MAX), 64),
+                   DESERT_OK);
+  assert_int_equal(desert_cstruct_decode(r, &gcs_model_desc, sm), DESERT_OK);
+  assert_int_equal(desert_reader_offset(r), golden_len);
+  uint8_t *streamed = cstruct_bytes(w, sm, &n2);
+  desert_assert_bytes_equal(oracle, n1, streamed, n2);
+  for (size_t cut = 0; cut < golden_len; cut += cut < 64 ? 1 : 7919)
+    ct_stream_cut_agree("cstruct", r, mr, golden, golden_len, cut, 501, 128, rd_cstruct, &ca);
+  free(oracle);
+  free(streamed);
+  free(mm);
+  free(sm);
+  desert_writer_free(w);
+  desert_reader_free(r);
+  desert_reader_free(mr);
+}
+
+/* A version-0 C struct (peeked at, not narrowed) with a bulk i64 list and
+ * an optional pointer to the next one: a chain of 3 streamed through a
+ * 64-byte window, cut and failed every few bytes, against in-memory. */
+typedef struct cnode {
+  int32_t id;
+  desert_clist vals; /* of int64_t */
+  struct cnode *next;
+} cnode;
+static const desert_field_desc cnode_fields[3] = {
+    {"id", 0}, {"vals", 0}, {"next", DESERT_FIELD_OPTIONAL}};
+static const desert_cstruct cnode_desc;
+static const desert_cfield cnode_cfields[3] = {
+    DESERT_CFIELD(cnode, id, DESERT_C_I32), DESERT_CFIELD_LIST(cnode, vals, DESERT_C_I64, NULL),
+    DESERT_CFIELD_PTR(cnode, next, &cnode_desc)};
+static const desert_cstruct cnode_desc =
+    DESERT_CSTRUCT_V0(cnode, "Node", cnode_fields, cnode_cfields, NULL);
+
+static void test_cstruct_v0_streamed(void **state) {
+  (void)state;
+  assert_int_equal(desert_cstruct_check(&cnode_desc), DESERT_OK);
+  static int64_t vals[3][700];
+  cnode nodes[3];
+  for (int i = 0; i < 3; i++) {
+    for (int k = 0; k < 700; k++) vals[i][k] = (int64_t)i * 1000003 - k * 7919;
+    nodes[i].id = 100 + i;
+    nodes[i].vals.items = vals[i];
+    nodes[i].vals.count = 700;
+    nodes[i].next = i < 2 ? &nodes[i + 1] : NULL;
+  }
+  desert_writer *w = NULL;
+  assert_int_equal(desert_writer_create(NULL, &w), DESERT_OK);
+  assert_int_equal(desert_cstruct_encode(w, &cnode_desc, &nodes[0]), DESERT_OK);
+  size_t len;
+  const uint8_t *d = desert_writer_data(w, &len);
+  uint8_t *bytes = malloc(len);
+  assert_non_null(bytes);
+  memcpy(bytes, d, len);
+  assert_true(len > 3 * 700 * 8);
+  desert_reader *r = NULL, *mr = NULL;
+  new_contexts(&r, &mr, NULL);
+  desert_rng rng;
+  desert_rng_init_test(&rng, 23u);
+  ct_mem_source m;
+  cnode got;
+  assert_int_equal(desert_reader_begin_stream(
+                       r, ct_mem_source_init(&m, bytes, len, 97, &rng, SIZE_MAX), 64),
+                   DESERT_OK);
+  assert_int_equal(desert_cstruct_decode(r, &cnode_desc, &got), DESERT_OK);
+  assert_int_equal(desert_reader_offset(r), len);
+  const cnode *g = &got;
+  for (int i = 0; i < 3; i++, g = g->next) {
+    assert_non_null(g);
+    assert_int_equal(g->id, 100 + i);
+    assert_int_equal(g->vals.count, 700);
+    assert_memory_equal(g->vals.items, vals[i], sizeof vals[i]);
+  }
+  assert_null(g);
+  cstruct_arg na = {&cnode_desc, &got};
+  for (size_t cut = 0; cut < len; cut += cut < 40 ? 1 : 37)
+    ct_stream_cut_agree("cnode", r, mr, bytes, len, cut, 1 + cut % 61, 64, rd_cstruct, &na);
+  free(bytes);
+  desert_reader_free(mr);
+  desert_reader_free(r);
+  desert_writer_free(w);
 }
 
 int main(void) {
@@ -628,6 +749,8 @@ int main(void) {
       cmocka_unit_test(test_sink_failure_sticky),
       cmocka_unit_test(test_file_and_fd),
       cmocka_unit_test(test_golden_streamed),
+      cmocka_unit_test(test_golden_cstruct_streamed),
+      cmocka_unit_test(test_cstruct_v0_streamed),
   };
   int rc = cmocka_run_group_tests_name("stream", tests, NULL, NULL);
   free(golden);

@@ -263,6 +263,10 @@ static desert_status dec_bulk(desert_reader *r, size_t n, size_t bw, void **item
   if (n == 0) return DESERT_OK;
   desert_r_want(r, n > SIZE_MAX / bw ? SIZE_MAX : n * bw); /* streaming (issue 15) */
   if (n > desert_r_avail(r) / bw) {
+    /* Streaming: the array reader below could refill and then succeed, so
+     * report its error (the first element that does not fit) here. */
+    if (r->stream_fill)
+      return desert_reader_fail(r, DESERT_E_INPUT_ENDED, r->pos + desert_r_avail(r) / bw * bw);
     uint64_t dummy;
     return bw == 8   ? desert_read_u64_array(r, &dummy, n)
            : bw == 4 ? desert_read_u32_array(r, (uint32_t *)(void *)&dummy, n)

@@ -121,6 +121,28 @@ static void check_writer(const char *name, const uint8_t *bytes, size_t len,
   desert_writer_free(w);
 }
 
+void ct_stream_cut_agree(const char *name, desert_reader *r, desert_reader *mr,
+                         const uint8_t *bytes, size_t len, size_t cut, size_t piece, size_t window,
+                         ct_stream_read_fn rf, const void *arg) {
+  size_t want_off;
+  desert_status want = mem_outcome(mr, bytes, cut, rf, arg, &want_off);
+  ct_mem_source m;
+  for (int fail = 0; fail < 2; fail++) {
+    assert_int_equal(desert_reader_begin_stream(
+                         r, ct_mem_source_init(&m, bytes, fail ? len : cut, piece, NULL,
+                                               fail ? cut : SIZE_MAX),
+                         window),
+                     DESERT_OK);
+    desert_status st = rf(r, arg);
+    desert_status exp = fail && want == DESERT_E_INPUT_ENDED ? DESERT_E_READ_INPUT : want;
+    size_t off = st ? desert_reader_error_offset(r) : desert_reader_offset(r);
+    if (st != exp || off != want_off)
+      fail_msg("%s %s at %zu: %s at %zu, want %s at %zu", name, fail ? "source failing" : "cut",
+               cut, desert_status_name(st), off, desert_status_name(exp), want_off);
+    assert_int_equal(m.calls_after_end, 0);
+  }
+}
+
 void ct_stream_check(const char *name, const uint8_t *bytes, size_t len, ct_stream_write_fn wf,
                      ct_stream_read_fn rf, const void *arg) {
   const char *nm = name ? name : "value";
@@ -147,25 +169,8 @@ void ct_stream_check(const char *name, const uint8_t *bytes, size_t len, ct_stre
     assert_int_equal(m.calls_after_end, 0);
   }
   /* Every cut and every source failure: the in-memory cut is the oracle. */
-  for (size_t cut = 0; cut < len; cut++) {
-    size_t want_off;
-    desert_status want = mem_outcome(mr, bytes, cut, rf, arg, &want_off);
-    for (int fail = 0; fail < 2; fail++) {
-      assert_int_equal(
-          desert_reader_begin_stream(
-              r, ct_mem_source_init(&m, bytes, fail ? len : cut, 1 + cut % 3, NULL,
-                                    fail ? cut : SIZE_MAX),
-              CT_WINDOW),
-          DESERT_OK);
-      desert_status st = rf(r, arg);
-      desert_status exp = fail && want == DESERT_E_INPUT_ENDED ? DESERT_E_READ_INPUT : want;
-      size_t off = st ? desert_reader_error_offset(r) : desert_reader_offset(r);
-      if (st != exp || off != want_off)
-        fail_msg("%s %s at %zu: %s at %zu, want %s at %zu", nm, fail ? "source failing" : "cut",
-                 cut, desert_status_name(st), off, desert_status_name(exp), want_off);
-      assert_int_equal(m.calls_after_end, 0);
-    }
-  }
+  for (size_t cut = 0; cut < len; cut++)
+    ct_stream_cut_agree(nm, r, mr, bytes, len, cut, 1 + cut % 3, CT_WINDOW, rf, arg);
   desert_reader_free(mr);
   desert_reader_free(r);
 }

@@ -46,6 +46,14 @@ typedef desert_status (*ct_stream_read_fn)(desert_reader *r, const void *arg);
  * to skip the writer side): see the file comment. */
 void ct_stream_check(const char *name, const uint8_t *bytes, size_t len, ct_stream_write_fn wf,
                      ct_stream_read_fn rf, const void *arg);
+/* One cut: rf on bytes[0..cut) in memory (reader mr, exact-size copy) is
+ * the oracle; streamed (reader r, `piece`-byte reads, `window`) with the
+ * source ending at cut it must give the same status and offset (error
+ * offset, or bytes consumed on success), and with the source failing at
+ * cut the same with DESERT_E_INPUT_ENDED read as DESERT_E_READ_INPUT. */
+void ct_stream_cut_agree(const char *name, desert_reader *r, desert_reader *mr,
+                         const uint8_t *bytes, size_t len, size_t cut, size_t piece, size_t window,
+                         ct_stream_read_fn rf, const void *arg);
 /* Streams `in` (1-byte pieces) after a `skip`-byte prefix read raw, and
  * expects rf to give the in-memory reader's status and offset. */
 void ct_stream_bad_read(const uint8_t *in, size_t len, size_t skip, ct_stream_read_fn rf,
