@@ -237,6 +237,15 @@ static void test_large_values(void **state) {
                    DESERT_OK);
   assert_int_equal(desert_read_raw(r, 5000, &raw), DESERT_E_LIMIT);
   assert_int_equal(desert_reader_error_offset(r), 0);
+  /* A run far beyond the limit in a short stream: InputEnded at the first
+   * element that does not fit, exactly as in memory (not a LIMIT). */
+  uint8_t small[20] = {0};
+  uint64_t one = 0;
+  assert_int_equal(desert_reader_begin_stream(
+                       r, ct_mem_source_init(&m, small, sizeof small, 3, NULL, SIZE_MAX), 1024),
+                   DESERT_OK);
+  assert_int_equal(desert_read_u64_array(r, &one, (size_t)1 << 28), DESERT_E_INPUT_ENDED);
+  assert_int_equal(desert_reader_error_offset(r), 16);
   desert_reader_free(r);
   assert_int_equal(ca.live_blocks, 0);
   free(sink.data);

@@ -88,7 +88,10 @@ static bool fill_fail(desert_reader *r, desert_status st) {
  * from keep, retiring the current window (views may point into it). */
 static bool switch_window(desert_reader *r, stream_src *s, size_t need) {
   size_t live = r->len - s->keep;
-  if (need > s->limit) return fill_fail(r, DESERT_E_LIMIT);
+  /* A request beyond the limit still reads up to it: a stream that ends
+   * first is InputEnded (as in memory), one that fills it is a LIMIT. */
+  if (need > s->limit) need = s->limit;
+  if (live >= s->limit) return fill_fail(r, DESERT_E_LIMIT);
   /* Enough for the request, but at most twice what has arrived: a length
    * prefix alone never makes the window large. */
   size_t ncap = s->bufsize;
