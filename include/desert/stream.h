@@ -109,6 +109,17 @@ DESERT_API desert_status desert_reader_begin_stream(desert_reader *r, desert_sou
  * fails with DESERT_E_STATE (sticky, at the current offset). Returns the
  * reader's status. On an in-memory reader it does nothing. */
 DESERT_API desert_status desert_reader_mark(desert_reader *r);
+/* True when n bytes can be read at the cursor (a streaming reader first
+ * pulls them from its source, up to its window limit); then
+ * desert_reader_remaining() >= n. False at the end of the input or of the
+ * current record chunk, past the window limit, or after an error. False
+ * records nothing: the read or desert_reader_fail(.., DESERT_E_INPUT_ENDED,
+ * ..) that follows reports it (as DESERT_E_READ_INPUT if the source
+ * failed, DESERT_E_LIMIT past the limit). On a streaming reader
+ * desert_reader_remaining() counts only the bytes already in the window:
+ * code that checks a count against it (before allocating, or to predict
+ * that a read must fail) must call this first. Works on any reader. */
+DESERT_API bool desert_reader_ensure(desert_reader *r, size_t n);
 /* True when the input has no byte left at the current position (for a
  * stream: the source reported its end), false otherwise or after an error.
  * May read from the source. */

@@ -37,7 +37,8 @@ typedef struct stream_src {
   size_t keep;    /* stream offset of the last mark */
   size_t bufsize; /* the caller's window size */
   size_t limit;   /* most bytes from keep to the end of a request */
-  bool eof;       /* the source returned 0 */
+  bool eof;       /* the source returned 0 or failed: never called again */
+  bool io_failed; /* the source failed (sticky) */
 } stream_src;
 
 static void set_base(desert_reader *r, const stream_src *s) {
@@ -78,9 +79,9 @@ static void stream_free(desert_reader *r) {
   r->strings.copy_keys = false; /* back to views into caller memory */
 }
 
-/* Records why a fill failed; the caller reports it at its own offset. */
+/* Records why this fill failed; the caller reports it at its own offset. */
 static bool fill_fail(desert_reader *r, desert_status st) {
-  if (!r->stream_status) r->stream_status = st;
+  r->stream_status = st;
   return false;
 }
 
@@ -131,9 +132,12 @@ static bool switch_window(desert_reader *r, stream_src *s, size_t need) {
  * record was opened, so a short chunk is a real InputEnded. */
 static bool stream_fill(desert_reader *r, size_t n) {
   stream_src *s = r->stream;
+  /* stream_status tells why THIS request failed: a short record chunk
+   * (limit narrowed) or the stream's end are plain InputEnded, even after
+   * an earlier look-ahead ran into a failing source. */
+  r->stream_status = DESERT_OK;
   if (r->status || r->end != r->len) return false;
-  if (r->stream_status == DESERT_E_READ_INPUT) return false; /* sticky */
-  r->stream_status = DESERT_OK; /* a LIMIT/NOMEM of an earlier request was reported */
+  if (s->io_failed) return fill_fail(r, DESERT_E_READ_INPUT); /* sticky */
   while (r->len - r->pos < n) {
     if (s->eof) return false;
     size_t need = n > SIZE_MAX - (r->pos - s->keep) ? SIZE_MAX : r->pos - s->keep + n;
@@ -143,7 +147,7 @@ static bool stream_fill(desert_reader *r, size_t n) {
     size_t room = s->win.cap - used;
     ptrdiff_t got = s->src.read(s->src.ctx, s->win.ptr + used, room);
     if (got < 0 || (size_t)got > room) {
-      s->eof = true; /* never called again */
+      s->eof = s->io_failed = true; /* never called again */
       return fill_fail(r, DESERT_E_READ_INPUT);
     }
     if (got == 0) {
@@ -191,7 +195,7 @@ desert_status desert_reader_begin_stream(desert_reader *r, desert_source src,
   }
   s->src = src;
   s->origin = s->keep = 0;
-  s->eof = false;
+  s->eof = s->io_failed = false;
   s->limit = r->opt.max_length > SIZE_MAX - bs ? SIZE_MAX : bs + r->opt.max_length;
   r->stream = s;
   r->stream_fill = stream_fill;
@@ -242,4 +246,9 @@ bool desert_reader_at_end(desert_reader *r) {
   if (r->pos != r->end || desert_r_want(r, 1)) return false;
   if (r->stream_status) desert_r_fail(r, r->stream_status, r->pos); /* not the end: a failure */
   return r->status == DESERT_OK;
+}
+
+bool desert_reader_ensure(desert_reader *r, size_t n) {
+  if (!r || r->status) return false;
+  return desert_r_want(r, n);
 }
