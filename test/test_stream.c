@@ -436,10 +436,28 @@ static void test_source_failure(void **state) {
   assert_int_equal(desert_writer_begin_stream(w, nosink, 0), DESERT_E_ARGUMENT);
   assert_int_equal(desert_writer_flush(w), DESERT_E_STATE);
   assert_int_equal(desert_writer_stream_offset(w), 0);
+  /* desert_reader_ensure pulls bytes into the window and records nothing. */
+  assert_int_equal(
+      desert_reader_begin_stream(r, ct_mem_source_init(&m, in, 16, 1, NULL, SIZE_MAX), 64),
+      DESERT_OK);
+  assert_int_equal(desert_reader_remaining(r), 0);
+  assert_true(desert_reader_ensure(r, 10));
+  assert_true(desert_reader_remaining(r) >= 10);
+  assert_false(desert_reader_ensure(r, 17));
+  assert_int_equal(desert_reader_status(r), DESERT_OK);
+  assert_int_equal(desert_reader_remaining(r), 16);
+  assert_int_equal(
+      desert_reader_begin_stream(r, ct_mem_source_init(&m, in, 16, 4, NULL, 9), 64), DESERT_OK);
+  assert_false(desert_reader_ensure(r, 12));
+  assert_int_equal(desert_reader_status(r), DESERT_OK);
+  assert_int_equal(desert_reader_fail(r, DESERT_E_INPUT_ENDED, 8), DESERT_E_READ_INPUT);
+  assert_int_equal(desert_reader_error_offset(r), 8);
   /* In-memory readers: mark does nothing, at_end is the bounds check. */
   assert_int_equal(desert_reader_begin(r, in, 2), DESERT_OK);
   assert_int_equal(desert_reader_mark(r), DESERT_OK);
   assert_false(desert_reader_at_end(r));
+  assert_true(desert_reader_ensure(r, 2));
+  assert_false(desert_reader_ensure(r, 3));
   assert_int_equal(desert_read_u16(r, (uint16_t *)&u), DESERT_OK);
   assert_true(desert_reader_at_end(r));
   desert_writer_free(w);
