@@ -8,6 +8,10 @@
  *                  {term: String, doc_freq: var_i32, postings: Vec<var_u32>};
  *                  serialize (reused writer) and deserialize (views and
  *                  arena arrays); throughput in terms/s.
+ * The *_stream rows run the same workloads through a streaming writer
+ * (a sink copying into memory) and a streaming reader (a source copying
+ * from memory) with a 16 KiB window; the term dictionary is then read one
+ * term at a time, marking after each (issue 15).
  * Inputs rotate over CODEC_K variants; expected bytes come from the
  * independent encoders of bench_codec_util.c.
  * SPDX-License-Identifier: MIT */
@@ -20,6 +24,66 @@
 #include "desert.h"
 
 #define K CODEC_K
+
+/* ---- streaming I/O over memory (the *_stream rows) ------------------------------ */
+
+#define BS_WINDOW ((size_t)16 << 10)
+
+typedef struct bsio {
+  uint8_t *out; /* sink target */
+  size_t out_len, out_cap;
+  const uint8_t *in; /* source */
+  size_t in_len, in_pos;
+} bsio;
+
+static void bsio_free(bsio *io) {
+  if (!io) return;
+  free(io->out);
+  free(io);
+}
+
+static bsio *bsio_new(size_t out_cap) {
+  bsio *io = calloc(1, sizeof *io);
+  if (!io) return NULL;
+  io->out = malloc(out_cap);
+  io->out_cap = out_cap;
+  if (!io->out) {
+    free(io);
+    return NULL;
+  }
+  return io;
+}
+
+static int bs_write(void *ctx, const void *buf, size_t n) {
+  bsio *io = ctx;
+  if (n > io->out_cap - io->out_len) return -1;
+  memcpy(io->out + io->out_len, buf, n);
+  io->out_len += n;
+  return 0;
+}
+
+static ptrdiff_t bs_read(void *ctx, void *buf, size_t cap) {
+  bsio *io = ctx;
+  size_t n = io->in_len - io->in_pos < cap ? io->in_len - io->in_pos : cap;
+  memcpy(buf, io->in + io->in_pos, n);
+  io->in_pos += n;
+  return (ptrdiff_t)n;
+}
+
+/* Warm writers and readers keep their buffers: these allocate nothing. */
+static desert_status bs_begin_write(desert_writer *w, bsio *io) {
+  io->out_len = 0;
+  desert_sink k = {bs_write, io};
+  return desert_writer_begin_stream(w, k, BS_WINDOW);
+}
+
+static desert_status bs_begin_read(desert_reader *r, bsio *io, const uint8_t *in, size_t n) {
+  io->in = in;
+  io->in_len = n;
+  io->in_pos = 0;
+  desert_source src = {bs_read, io};
+  return desert_reader_begin_stream(r, src, BS_WINDOW);
+}
 
 /* ---- wide records ---------------------------------------------------------------- */
 
@@ -46,6 +110,7 @@ typedef struct wstate {
   uint8_t *enc[K];
   size_t enc_len[K];
   bv_wide out; /* decode target */
+  struct bsio *io; /* streaming rows only */
 } wstate;
 
 static void wstate_free(void *p) {
@@ -53,6 +118,7 @@ static void wstate_free(void *p) {
   if (!s) return;
   desert_writer_free(s->w);
   desert_reader_free(s->r);
+  bsio_free(s->io);
   for (unsigned k = 0; k < K; k++) {
     free(s->src[k]);
     free(s->enc[k]);
@@ -250,6 +316,7 @@ typedef struct tstate {
   uint8_t *enc[K];
   size_t enc_len[K];
   const term_view *out;
+  struct bsio *io; /* streaming rows only */
 } tstate;
 
 static void tstate_free(void *p) {
@@ -257,6 +324,7 @@ static void tstate_free(void *p) {
   if (!s) return;
   desert_writer_free(s->w);
   desert_reader_free(s->r);
+  bsio_free(s->io);
   for (unsigned k = 0; k < K; k++) {
     bv_terms_free(&s->src[k]);
     free(s->enc[k]);
@@ -393,6 +461,138 @@ static int verify_terms(void *p, char *msg, size_t cap) {
   return 0;
 }
 
+/* ---- streaming rows ---------------------------------------------------------------- */
+
+static void *setup_wide_stream(desert_isa isa, size_t fields, codec_info *info) {
+  wstate *s = setup_wide(isa, fields, info);
+  if (s && !(s->io = bsio_new(1 + fields * 25 + 64))) {
+    wstate_free(s);
+    return NULL;
+  }
+  return s;
+}
+
+static uint64_t run_wide_enc_stream(void *p, size_t i) {
+  wstate *s = p;
+  bs_begin_write(s->w, s->io);
+  wide_write(s->w, &s->desc, s->src[i % K]);
+  desert_writer_flush(s->w);
+  return s->io->out_len ? (uint64_t)s->io->out[s->io->out_len - 1] + s->io->out_len : 0;
+}
+
+static uint64_t run_wide_dec_stream(void *p, size_t i) {
+  wstate *s = p;
+  unsigned k = (unsigned)(i % K);
+  bs_begin_read(s->r, s->io, s->enc[k], s->enc_len[k]);
+  if (wide_read(s->r, &s->desc, &s->out)) return 0;
+  return (uint64_t)s->out.i64[0] + (uint64_t)s->out.list[s->fields / 4 - 1][2];
+}
+
+static int verify_wide_stream(void *p, char *msg, size_t cap) {
+  wstate *s = p;
+  for (unsigned k = 0; k < K; k++) {
+    if (bs_begin_write(s->w, s->io) || wide_write(s->w, &s->desc, s->src[k]) ||
+        desert_writer_flush(s->w))
+      return codec_fail(msg, cap, "wide stream: write failed: %s",
+                        desert_status_name(desert_writer_status(s->w)));
+    if (codec_check_bytes("wide record (stream)", s->io->out, s->io->out_len, s->enc[k],
+                          s->enc_len[k], msg, cap))
+      return 1;
+    memset(&s->out, 0, sizeof s->out);
+    if (bs_begin_read(s->r, s->io, s->enc[k], s->enc_len[k]) ||
+        wide_read(s->r, &s->desc, &s->out) || desert_reader_offset(s->r) != s->enc_len[k])
+      return codec_fail(msg, cap, "wide stream variant %u: decode failed: %s", k,
+                        desert_status_name(desert_reader_status(s->r)));
+    if (!wide_equal(&s->out, s->src[k]))
+      return codec_fail(msg, cap, "wide stream variant %u differs", k);
+  }
+  return 0;
+}
+
+static void *setup_terms_stream(desert_isa isa, size_t n, codec_info *info) {
+  tstate *s = setup_terms(isa, n, info);
+  if (s && !(s->io = bsio_new(5 + n * (1 + 1 + 12 + 3 + 1 + 5 * BV_MAX_POSTINGS)))) {
+    tstate_free(s);
+    return NULL;
+  }
+  return s;
+}
+
+/* Reads the dictionary one term at a time (marking after each); with
+ * `check`, every term must equal check's. Returns the number of terms
+ * (SIZE_MAX on an error or a difference) and a value depending on all. */
+static size_t terms_read_stream(desert_reader *r, const bv_terms *check, uint64_t *sum) {
+  desert_seq seq;
+  if (desert_read_seq_begin(r, &seq)) return SIZE_MAX;
+  size_t i = 0;
+  uint64_t acc = 0;
+  while (desert_read_seq_next(r, &seq)) {
+    desert_record_reader rr;
+    desert_field_action a;
+    desert_str term = {NULL, 0};
+    int32_t df = 0;
+    uint32_t post[BV_MAX_POSTINGS];
+    desert_seq ps = {false, 0, 0, 0};
+    if (desert_record_read_begin(r, &term_desc, &rr)) return SIZE_MAX;
+    if (!desert_record_read_field(&rr, 0, &a)) desert_read_string(r, &term);
+    if (!desert_record_read_field(&rr, 1, &a)) desert_read_var_i32(r, &df);
+    if (!desert_record_read_field(&rr, 2, &a) && !desert_read_seq_begin(r, &ps)) {
+      if (!ps.known || ps.count > BV_MAX_POSTINGS)
+        desert_reader_fail(r, DESERT_E_DESERIALIZATION, ps.offset);
+      else
+        desert_read_var_u32_array(r, post, ps.count);
+    }
+    if (desert_record_read_end(&rr)) return SIZE_MAX;
+    if (check) {
+      const bv_term *t = &check->t[i];
+      if (i >= check->n || term.len != t->len || memcmp(term.ptr, t->s, t->len) ||
+          df != t->doc_freq || ps.count != t->npost || memcmp(post, t->post, t->npost * 4))
+        return SIZE_MAX;
+    }
+    acc += term.len + (uint64_t)df + (ps.count ? post[ps.count - 1] : 0);
+    i++;
+    desert_reader_mark(r);
+  }
+  *sum = acc;
+  return desert_reader_status(r) ? SIZE_MAX : i;
+}
+
+static uint64_t run_terms_ser_stream(void *p, size_t i) {
+  tstate *s = p;
+  bs_begin_write(s->w, s->io);
+  terms_write(s->w, &s->src[i % K]);
+  desert_writer_flush(s->w);
+  return s->io->out_len ? (uint64_t)s->io->out[s->io->out_len - 1] + s->io->out_len : 0;
+}
+
+static uint64_t run_terms_de_stream(void *p, size_t i) {
+  tstate *s = p;
+  unsigned k = (unsigned)(i % K);
+  bs_begin_read(s->r, s->io, s->enc[k], s->enc_len[k]);
+  uint64_t sum = 0;
+  size_t n = terms_read_stream(s->r, NULL, &sum);
+  return n == SIZE_MAX ? 0 : n + sum;
+}
+
+static int verify_terms_stream(void *p, char *msg, size_t cap) {
+  tstate *s = p;
+  for (unsigned k = 0; k < K; k++) {
+    if (bs_begin_write(s->w, s->io) || terms_write(s->w, &s->src[k]) || desert_writer_flush(s->w))
+      return codec_fail(msg, cap, "terms stream: write failed: %s",
+                        desert_status_name(desert_writer_status(s->w)));
+    if (codec_check_bytes("term dictionary (stream)", s->io->out, s->io->out_len, s->enc[k],
+                          s->enc_len[k], msg, cap))
+      return 1;
+    uint64_t sum;
+    bs_begin_read(s->r, s->io, s->enc[k], s->enc_len[k]);
+    if (terms_read_stream(s->r, &s->src[k], &sum) != s->src[k].n ||
+        desert_reader_offset(s->r) != s->enc_len[k])
+      return codec_fail(msg, cap, "terms stream variant %u: decode failed or differs: %s", k,
+                        desert_status_name(desert_reader_status(s->r)));
+  }
+  return 0;
+}
+
 #define PF CODEC_FAULTS
 #define HL CODEC_HEADLINE
 
@@ -421,6 +621,15 @@ const codec_case bench_workload_cases[] = {
      0, 5000, setup_terms, verify_terms, run_terms_ser, tstate_free},
     {"w_terms5000_de", "desert", "term dictionary N=5000: deserialize", -1, HL | PF, 0, 5000,
      setup_terms, verify_terms, run_terms_de, tstate_free},
+    {"w_wide256_enc_stream", "desert", "wide record, 256 fields: encode to a sink, 16 KiB buffer",
+     -1, 0, 0, 256, setup_wide_stream, verify_wide_stream, run_wide_enc_stream, wstate_free},
+    {"w_wide256_dec_stream", "desert", "wide record, 256 fields: decode from a source, 16 KiB window",
+     -1, 0, 0, 256, setup_wide_stream, verify_wide_stream, run_wide_dec_stream, wstate_free},
+    {"w_terms5000_ser_stream", "desert", "term dictionary N=5000: serialize to a sink, 16 KiB buffer",
+     -1, 0, 0, 5000, setup_terms_stream, verify_terms_stream, run_terms_ser_stream, tstate_free},
+    {"w_terms5000_de_stream", "desert",
+     "term dictionary N=5000: deserialize from a source term by term, 16 KiB window", -1, 0, 0, 5000,
+     setup_terms_stream, verify_terms_stream, run_terms_de_stream, tstate_free},
 };
 const size_t bench_workload_case_count =
     sizeof bench_workload_cases / sizeof bench_workload_cases[0];

@@ -6,6 +6,8 @@
 
 #include <string.h>
 
+#include <desert/stream.h> /* desert_reader_ensure */
+
 /* ---- descriptions --------------------------------------------------------- */
 
 static const desert_field_desc tm1_fields[] = {
@@ -249,12 +251,12 @@ desert_status golden_model_read(desert_reader *r, golden_model *m) {
   TRY(desert_read_seq_begin(r, &seq));
   if (seq.known) {
     /* One bulk read. The count is checked against the input before the
-     * arena is asked for count * 8 bytes; a short input reports the first
-     * element that does not fit, as sequential reading would. */
-    if (seq.count > desert_reader_remaining(r) / 8) {
-      int64_t dummy;
-      return desert_read_i64_array(r, &dummy, seq.count);
-    }
+     * arena is asked for count * 8 bytes (desert_reader_ensure first pulls
+     * the bytes into a streaming reader's window); a short input reports
+     * the first element that does not fit, as sequential reading would. */
+    if (seq.count > SIZE_MAX / 8 || !desert_reader_ensure(r, seq.count * 8))
+      return desert_reader_fail(r, DESERT_E_INPUT_ENDED,
+                                desert_reader_offset(r) + desert_reader_remaining(r) / 8 * 8);
     m->array = desert_reader_alloc(r, seq.count * 8, 16);
     if (!m->array) return desert_reader_status(r);
     TRY(desert_read_i64_array(r, m->array, seq.count));

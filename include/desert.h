@@ -11,6 +11,7 @@
  *   desert/values.h   composite values (options, either, collections, ...)
  *   desert/record.h   records and enums with schema evolution, registry framing
  *   desert/types.h    run-time type descriptors, dynamic values, generic codec
+ *   desert/stream.h   streaming sources/sinks for readers and writers
  * The JSON layer (target desert::json, src/json/) has its own header and is
  * not included here, so the core needs no JSON library. */
 #ifndef DESERT_H
@@ -23,5 +24,6 @@
 #include "desert/values.h"
 #include "desert/record.h"
 #include "desert/types.h"
+#include "desert/stream.h"
 
 #endif /* DESERT_H */

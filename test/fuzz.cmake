@@ -17,9 +17,9 @@ set(DESERT_FUZZ_TARGETS
 # The schema-layer harnesses also need the JSON layer (src/json): the replay
 # drivers link desert::json, the libFuzzer build compiles it with coverage.
 if(TARGET desert_json)
-  list(APPEND DESERT_FUZZ_TARGETS types schema_json)
+  list(APPEND DESERT_FUZZ_TARGETS types schema_json stream)
 endif()
-set(DESERT_FUZZ_JSON_TARGETS types schema_json)
+set(DESERT_FUZZ_JSON_TARGETS types schema_json stream)
 set(DESERT_FUZZ_SRC ${CMAKE_CURRENT_SOURCE_DIR}/fuzz)
 set(DESERT_FUZZ_CORPUS ${DESERT_FUZZ_SRC}/corpus)
 set(DESERT_FUZZ_SUPPORT ${CMAKE_CURRENT_SOURCE_DIR}/support)
@@ -27,7 +27,11 @@ set(DESERT_FUZZ_SUPPORT ${CMAKE_CURRENT_SOURCE_DIR}/support)
 # Extra sources and include folders a harness needs.
 function(desert_fuzz_extras target name)
   target_include_directories(${target} PRIVATE ${DESERT_FUZZ_SRC})
-  if(name STREQUAL "golden")
+  if(name STREQUAL "stream") # both the golden model and the fixed schemas
+    target_sources(${target} PRIVATE ${PROJECT_SOURCE_DIR}/examples/golden_model.c
+      ${DESERT_FUZZ_SRC}/fuzz_schema_util.c)
+    target_include_directories(${target} PRIVATE ${PROJECT_SOURCE_DIR}/examples)
+  elseif(name STREQUAL "golden")
     target_sources(${target} PRIVATE ${PROJECT_SOURCE_DIR}/examples/golden_model.c)
     target_include_directories(${target} PRIVATE ${PROJECT_SOURCE_DIR}/examples)
   elseif(name STREQUAL "compressed")

@@ -12,12 +12,15 @@
 
 void cli_help_decode(FILE *out) {
   fprintf(out, "usage: desert decode --schema SCHEMA.json [FILE|-] [--hex] [--annotate] [options]\n"
+               "       desert decode --schema SCHEMA.json --stream [FILE|-]\n"
                "\n"
                "Reads one desert value from FILE or standard input under a schema document\n"
                "(SCHEMA.md part 1) and prints its canonical JSON (SCHEMA.md §2.4) and a\n"
                "newline. Bytes after the value are reported on standard error.\n"
                "  --hex       the input is hex text (whitespace ignored)\n"
                "  --annotate  print a hex dump with the value path of every byte range\n"
+               "  --stream    the schema's root is a list or set (either collection form):\n"
+               "              print one JSON line per element, in bounded memory\n"
                "\n");
   cli_schema_help_options(out);
   fprintf(out, "\n"
@@ -179,6 +182,12 @@ int cli_cmd_decode(int argc, char **argv) {
   desert_reader *r = NULL;
   desert_json_buf out = {0};
   rc = cli_schema_load("decode", &a, arena, &s);
+  if (!rc && a.stream) {
+    rc = cli_stream_decode(&a, s);
+    desert_schema_free(s);
+    desert_value_arena_free(arena);
+    return rc;
+  }
   size_t len = 0;
   if (!rc) rc = cli_schema_read_file("decode", a.input, &data, &len);
   if (!rc && a.hex && !unhex(data, &len)) {
@@ -203,13 +212,7 @@ int cli_cmd_decode(int argc, char **argv) {
         cli_error("decode", "%s: %s", desert_json_error_kind_name(&err), err.message);
       rc = err.status == DESERT_E_NOMEM ? CLI_EXIT_NOMEM : CLI_EXIT_FAILURE;
     } else {
-      desert_json_buf_put(&out, "\n", 1);
-      if (out.failed) {
-        rc = CLI_EXIT_NOMEM;
-      } else if (fwrite(out.data, 1, out.len, stdout) != out.len) {
-        cli_error("decode", "cannot write to standard output");
-        rc = CLI_EXIT_IO;
-      }
+      rc = cli_schema_put_line("decode", &out);
       if (consumed < len)
         cli_error("decode", "note: %zu trailing bytes after the value (offset %zu)", len - consumed,
                   consumed);

@@ -9,12 +9,16 @@
 
 void cli_help_encode(FILE *out) {
   fprintf(out,
-          "usage: desert encode --schema SCHEMA.json [VALUE.json|-] [-o OUT] [--hex] [options]\n"
+          "usage: desert encode --schema SCHEMA.json [VALUE.json|-] [-o OUT|-] [--hex] [options]\n"
+          "       desert encode --schema SCHEMA.json --stream [LINES.jsonl|-] [-o OUT|-]\n"
           "\n"
           "Writes the desert bytes of a JSON value (SCHEMA.md part 2) under a schema\n"
           "document (SCHEMA.md part 1). The value is read from VALUE.json or standard\n"
           "input; the bytes go to OUT or standard output (--hex: as lowercase hex text\n"
           "and a newline).\n"
+          "  --stream  the schema's root is a list or set: read JSON Lines, one element\n"
+          "            per line, and write the collection in the unknown-size form\n"
+          "            (01, 01 + element per line, 00), in bounded memory\n"
           "\n");
   cli_schema_help_options(out);
   fprintf(out, "\n"
@@ -64,7 +68,9 @@ int cli_cmd_encode(int argc, char **argv) {
   char *text = NULL;
   desert_writer *w = NULL;
   rc = cli_schema_load("encode", &a, arena, &s);
-  if (!rc) {
+  if (!rc && a.stream) {
+    rc = cli_stream_encode(&a, s);
+  } else if (!rc) {
     size_t len;
     rc = cli_schema_read_file("encode", a.input, &text, &len);
     desert_json *value = NULL;

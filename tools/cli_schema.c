@@ -89,6 +89,8 @@ int cli_schema_parse_args(const char *cmd, int argc, char **argv, bool allow_ann
       a->output = val;
     } else if (strcmp(s, "--hex") == 0) {
       a->hex = true;
+    } else if (strcmp(s, "--stream") == 0) {
+      a->stream = true;
     } else if (allow_annotate && strcmp(s, "--annotate") == 0) {
       a->annotate = true;
     } else if (strcmp(s, "--scala-chars") == 0) {
@@ -196,4 +198,14 @@ int cli_schema_load(const char *cmd, const cli_schema_args *a, desert_value_aren
 
 void cli_schema_options(const desert_schema *s, const cli_schema_args *a, desert_options *o) {
   desert_schema_options_apply(&s->options, &a->options, o);
+}
+
+int cli_schema_put_line(const char *cmd, desert_json_buf *out) {
+  desert_json_buf_put(out, "\n", 1);
+  if (out->failed) return CLI_EXIT_NOMEM;
+  if (fwrite(out->data, 1, out->len, stdout) != out->len) {
+    cli_error(cmd, "cannot write to standard output");
+    return CLI_EXIT_IO;
+  }
+  return CLI_EXIT_OK;
 }

@@ -27,6 +27,7 @@ typedef struct cli_schema_args {
   const char *output;            /* -o / --output, NULL = standard output */
   bool hex;                      /* --hex: bytes as hex text */
   bool annotate;                 /* decode --annotate */
+  bool stream;                   /* --stream: the root collection element by element */
   desert_schema_options options; /* -1 = not given on the command line */
 } cli_schema_args;
 
@@ -43,6 +44,14 @@ int cli_schema_read_file(const char *cmd, const char *path, char **data, size_t 
 /* Parses and loads the schema document of a->schema_path. */
 int cli_schema_load(const char *cmd, const cli_schema_args *a, desert_value_arena *arena,
                     desert_schema **out);
+/* --stream forms (tools/cli_stream.c): the schema's root list or set one
+ * element per JSON line, in bounded memory. Return a CLI_EXIT_* code. */
+int cli_stream_encode(const cli_schema_args *a, const desert_schema *s);
+int cli_stream_decode(const cli_schema_args *a, const desert_schema *s);
+
+/* Appends a newline to out and writes it to standard output. Returns
+ * CLI_EXIT_OK, CLI_EXIT_NOMEM (out could not grow) or CLI_EXIT_IO. */
+int cli_schema_put_line(const char *cmd, desert_json_buf *out);
 /* The desert_options of the document's options overridden by the flags. */
 void cli_schema_options(const desert_schema *s, const cli_schema_args *a, desert_options *o);
 

@@ -20,6 +20,10 @@
  * blocks, arrays the caller asks the reader to allocate) lives in the
  * reader's arena until the next desert_reader_begin/reset/free.
  *
+ * Streaming input (a source callback instead of one buffer): desert/stream.h.
+ * There views and arena data live until the next desert_reader_mark, and
+ * desert_reader_remaining counts only the bytes already in the window.
+ *
  * Thread safety: a reader is used by one thread at a time; different readers
  * may be used concurrently. */
 #ifndef DESERT_READER_H

@@ -6,6 +6,8 @@
  * caller-owned buffer (desert_writer_use_buffer; overflow fails with
  * DESERT_E_DST_TOO_SMALL), or size-only counting (desert_writer_count_only;
  * nothing is stored, desert_writer_size() gives the exact byte count).
+ * A fourth mode pushes the output to a sink callback (desert/stream.h);
+ * there desert_writer_size/_data cover only the bytes not yet flushed.
  *
  * Errors are sticky: every desert_write_* returns the writer's status; after
  * the first error no call writes anything and each returns that first error.

@@ -37,6 +37,7 @@ desert_status desert_reader_create(const desert_options *opt, desert_reader **ou
 
 void desert_reader_free(desert_reader *r) {
   if (!r) return;
+  if (r->stream_free) r->stream_free(r); /* streaming (issue 15) */
   if (r->records_free) r->records_free(r);
   desert_reader_free_decompressors(r);
   desert_strtab_free(&r->strings);
@@ -61,6 +62,7 @@ static inline void reader_clear(desert_reader *r) {
 
 void desert_reader_reset(desert_reader *r) {
   if (!r) return;
+  if (r->stream_free) r->stream_free(r); /* streaming (issue 15): ends the stream */
   reader_clear(r);
   r->base = desert_no_input;
   r->end = r->len = 0;
@@ -68,6 +70,7 @@ void desert_reader_reset(desert_reader *r) {
 
 desert_status desert_reader_begin(desert_reader *r, const void *data, size_t len) {
   if (!r || (!data && len)) return DESERT_E_ARGUMENT;
+  if (DESERT_UNLIKELY(r->stream_free != NULL)) r->stream_free(r); /* streaming (issue 15) */
   reader_clear(r);
   r->base = len ? data : desert_no_input;
   r->len = r->end = len;
@@ -181,7 +184,8 @@ desert_status desert_r_var_u32_slow(desert_reader *r, uint32_t *out) {
   size_t start = r->pos;
   uint32_t v = 0;
   for (unsigned k = 0; k < 5; k++) {
-    if (r->pos >= r->end) return desert_r_fail(r, DESERT_E_INPUT_ENDED, start);
+    if (r->pos >= r->end && !desert_r_want(r, 1)) /* streaming: refill (issue 15) */
+      return desert_r_fail(r, DESERT_E_INPUT_ENDED, start);
     uint8_t b = r->base[r->pos++];
     /* Bits past bit 31 (5th byte, bits 4-6) are dropped, as in both readers. */
     v |= (uint32_t)(b & 0x7Fu) << (7 * k);
@@ -447,6 +451,7 @@ bool desert_read_seq_next(desert_reader *r, desert_seq *seq) {
     if (r->status) return r->status;                                                       \
     if (!dst && n) return desert_r_fail(r, DESERT_E_ARGUMENT, r->pos);                     \
     if (n == 0) return DESERT_OK;                                                          \
+    desert_r_want(r, n > SIZE_MAX / (width) ? SIZE_MAX : n * (width)); /* streaming */     \
     size_t avail = desert_r_avail(r);                                                      \
     if (n > avail / (width))                                                               \
       return desert_r_fail(r, DESERT_E_INPUT_ENDED, r->pos + (avail / (width)) * (width)); \
@@ -473,7 +478,8 @@ desert_status desert_read_var_u32_array(desert_reader *r, uint32_t *dst, size_t 
   if (r->status) return r->status;
   if (!dst && n) return desert_r_fail(r, DESERT_E_ARGUMENT, r->pos);
   if (n == 0) return DESERT_OK;
-  if (r->opt.flags & DESERT_OPT_LENIENT_VARINT) {
+  /* streaming (issue 15): a run the window may not hold goes one by one */
+  if ((r->opt.flags & DESERT_OPT_LENIENT_VARINT) || (r->stream && desert_r_avail(r) / 5 < n)) {
     for (size_t i = 0; i < n; i++)
       if (desert_r_var_u32(r, &dst[i])) return r->status;
     return DESERT_OK;
@@ -489,7 +495,7 @@ desert_status desert_read_var_i32_array(desert_reader *r, int32_t *dst, size_t n
   if (r->status) return r->status;
   if (!dst && n) return desert_r_fail(r, DESERT_E_ARGUMENT, r->pos);
   if (n == 0) return DESERT_OK;
-  if (r->opt.flags & DESERT_OPT_LENIENT_VARINT) {
+  if ((r->opt.flags & DESERT_OPT_LENIENT_VARINT) || (r->stream && desert_r_avail(r) / 5 < n)) {
     for (size_t i = 0; i < n; i++)
       if (desert_r_var_i32(r, &dst[i])) return r->status;
     return DESERT_OK;

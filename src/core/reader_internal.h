@@ -32,11 +32,21 @@ struct desert_reader {
   void *zstd_d;   /* ZSTD_DCtx, created lazily */
   void *records;  /* records layer state, see record.c */
   void (*records_free)(desert_reader *r);
+  /* ---- streaming (issue 15; src/core/stream_source.c) ----
+   * NULL/OK for in-memory input. The window hook is called through the
+   * pointer so that reader.c and stream_source.c do not call each other. */
+  void *stream;                  /* window state */
+  bool (*stream_fill)(desert_reader *r, size_t n); /* see desert_r_want */
+  void (*stream_free)(desert_reader *r);
+  desert_status stream_status; /* why the last fill failed (READ_INPUT, LIMIT, NOMEM) */
 };
 
 /* Records the first error at an absolute offset; returns the status. */
 DESERT_INLINE desert_status desert_r_fail(desert_reader *r, desert_status st, size_t off) {
   if (r->status == DESERT_OK) {
+    /* streaming: input that ran out because the source failed (or the
+     * window hit a limit) reports that cause at the caller's offset. */
+    if (st == DESERT_E_INPUT_ENDED && r->stream_status) st = r->stream_status;
     r->status = st;
     r->err_offset = off;
   }
@@ -45,11 +55,20 @@ DESERT_INLINE desert_status desert_r_fail(desert_reader *r, desert_status st, si
 
 DESERT_INLINE size_t desert_r_avail(const desert_reader *r) { return r->end - r->pos; }
 
+/* True when n bytes are available at the cursor. A streaming reader first
+ * pulls them from its source (the one slow path through which a window is
+ * refilled; false at the end of the stream, inside a record chunk that is
+ * too short, or on an error noted in stream_status). In-memory input: just
+ * the bounds check. */
+DESERT_INLINE bool desert_r_want(desert_reader *r, size_t n) {
+  return r->end - r->pos >= n || (r->stream_fill && r->stream_fill(r, n));
+}
+
 /* View of the next n bytes, advancing; NULL after recording
  * DESERT_E_INPUT_ENDED at the item's start. */
 DESERT_INLINE const uint8_t *desert_r_take(desert_reader *r, size_t n) {
   if (DESERT_UNLIKELY(r->status)) return NULL;
-  if (DESERT_UNLIKELY(r->end - r->pos < n)) {
+  if (DESERT_UNLIKELY(r->end - r->pos < n) && !desert_r_want(r, n)) {
     desert_r_fail(r, DESERT_E_INPUT_ENDED, r->pos);
     return NULL;
   }

@@ -38,6 +38,8 @@ void desert_wtarget_free(desert_writer *w, desert_wtarget *t) {
 
 uint8_t *desert_w_reserve_slow(desert_writer *w, size_t n) {
   desert_wtarget *t = w->t;
+  /* streaming (issue 15): a full main buffer drains into the sink */
+  if (w->sink_room && t == &w->main) return w->sink_room(w, n);
   if (t->mode == DESERT_WMODE_COUNT) {
     /* Size-only: the bytes land in a sink; only the count matters. */
     if (n <= DESERT_W_SCRATCH) return w->count_sink;
@@ -120,6 +122,7 @@ static bool has_compressors(const desert_writer *w) {
 
 void desert_writer_free(desert_writer *w) {
   if (!w) return;
+  if (w->sink_free) w->sink_free(w); /* streaming (issue 15) */
   if (w->records_free) w->records_free(w);
   if (has_compressors(w)) desert_writer_free_compressors(w); /* also owns w->scratch */
   if (w->own != w->inline_buf) desert_mem_free(&w->opt.allocator, w->own, w->own_cap);
@@ -143,6 +146,7 @@ void desert_writer_reset(desert_writer *w) {
 
 desert_status desert_writer_use_buffer(desert_writer *w, void *buf, size_t cap) {
   if (!w || (!buf && cap)) return DESERT_E_ARGUMENT;
+  if (w->sink_free) w->sink_free(w); /* streaming (issue 15): drop the sink */
   w->main.data = buf;
   w->main.cap = cap;
   w->main.mode = DESERT_WMODE_FIXED;
@@ -152,6 +156,7 @@ desert_status desert_writer_use_buffer(desert_writer *w, void *buf, size_t cap) 
 
 void desert_writer_use_growable(desert_writer *w) {
   if (!w) return;
+  if (w->sink_free) w->sink_free(w); /* streaming (issue 15): drop the sink */
   w->main.data = w->own;
   w->main.cap = w->own_cap;
   w->main.mode = DESERT_WMODE_GROW;
@@ -160,6 +165,7 @@ void desert_writer_use_growable(desert_writer *w) {
 
 void desert_writer_count_only(desert_writer *w) {
   if (!w) return;
+  if (w->sink_free) w->sink_free(w); /* streaming (issue 15): drop the sink */
   w->main.data = NULL;
   w->main.cap = 0;
   w->main.mode = DESERT_WMODE_COUNT;

@@ -48,13 +48,19 @@ struct desert_writer {
   unsigned depth;        /* record/value nesting, bounded by opt.max_depth */
   desert_strtab strings; /* allocates on the first DeduplicatedString */
   desert_reftab refs;    /* allocates on the first reference */
-  /* ---- zeroed at create (records .. scratch_cap) ---- */
+  /* ---- zeroed at create (records .. sink_free) ---- */
   void *records; /* records layer state (chunk buffer pool), see record.c */
   void (*records_free)(desert_writer *w);
   void *deflate_c[13]; /* libdeflate compressors by level, created lazily */
   void *zstd_c;        /* ZSTD_CCtx, created lazily */
   uint8_t *scratch;    /* compression output scratch */
   size_t scratch_cap;
+  /* streaming (issue 15; src/core/stream_sink.c): NULL unless the main
+   * target drains into a sink. Hooks, so writer.c and stream_sink.c do not
+   * call each other. */
+  void *sink;
+  uint8_t *(*sink_room)(desert_writer *w, size_t n); /* flush, then room for n */
+  void (*sink_free)(desert_writer *w);               /* back to the own buffer */
   /* ---- not initialised ---- */
   uint8_t count_sink[DESERT_W_SCRATCH]; /* size-only mode writes land here */
   uint8_t inline_buf[DESERT_W_INLINE];  /* first output storage (see above) */

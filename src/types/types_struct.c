@@ -261,7 +261,12 @@ static desert_status dec_value(desert_reader *r, const desert_cfield *f, uint8_t
 static desert_status dec_bulk(desert_reader *r, size_t n, size_t bw, void **items) {
   *items = NULL;
   if (n == 0) return DESERT_OK;
+  desert_r_want(r, n > SIZE_MAX / bw ? SIZE_MAX : n * bw); /* streaming (issue 15) */
   if (n > desert_r_avail(r) / bw) {
+    /* Streaming: the array reader below could refill and then succeed, so
+     * report its error (the first element that does not fit) here. */
+    if (r->stream_fill)
+      return desert_reader_fail(r, DESERT_E_INPUT_ENDED, r->pos + desert_r_avail(r) / bw * bw);
     uint64_t dummy;
     return bw == 8   ? desert_read_u64_array(r, &dummy, n)
            : bw == 4 ? desert_read_u32_array(r, (uint32_t *)(void *)&dummy, n)
@@ -418,7 +423,7 @@ static desert_status dec_value(desert_reader *r, const desert_cfield *f, uint8_t
      * a hostile input cannot make a chain of pointers allocate ahead of
      * its bytes; the record layer bounds the chain's depth. */
     if (!f->nested) return desert_reader_fail(r, DESERT_E_ARGUMENT, r->pos);
-    if (desert_r_avail(r) == 0) return desert_reader_fail(r, DESERT_E_INPUT_ENDED, r->pos);
+    if (!desert_r_want(r, 1)) return desert_reader_fail(r, DESERT_E_INPUT_ENDED, r->pos);
     uint8_t *q = desert_reader_alloc(r, f->nested->size, 16);
     if (!q) return r->status;
     if (dec_struct(r, f->nested, q)) return r->status;
@@ -488,7 +493,7 @@ static desert_status dec_struct(desert_reader *r, const desert_cstruct *d, uint8
   if (!d || !obj || (d->record.field_count && (!d->cfields || !d->record.fields)))
     return desert_reader_fail(r, DESERT_E_ARGUMENT, r->pos);
   memset(obj, 0, d->size);
-  if (d->record.step_count == 0 && r->status == DESERT_OK && r->pos < r->end &&
+  if (d->record.step_count == 0 && r->status == DESERT_OK && desert_r_want(r, 1) &&
       r->base[r->pos] == 0)
     return dec_struct_v0(r, d, obj);
   desert_record_reader rr;

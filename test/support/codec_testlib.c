@@ -1,6 +1,7 @@
 /* test/support/codec_testlib.c — see codec_testlib.h.
  * SPDX-License-Identifier: MIT */
 #include "codec_testlib.h"
+#include "stream_testlib.h"
 
 #include <stdio.h>
 #include <stdlib.h>
@@ -222,6 +223,8 @@ void ct_run_example_checked(const char *name, const char *hex, ct_write_fn wf, c
 
   ct_expect_truncations(r, want, len, starts, nstarts, rf, arg, name);
   desert_reader_free(r);
+  /* The same value through a streaming writer and reader (issue 15). */
+  ct_stream_check(name, want, len, wf, rf, arg);
   free(want);
 }
 
@@ -249,6 +252,7 @@ void ct_run_bad_read(const char *hex, size_t skip, ct_read_fn rf, const void *ar
     assert_int_equal(desert_reader_error_offset(r), offset);
   }
   desert_reader_free(r);
+  ct_stream_bad_read(in, len, skip, rf, arg); /* streaming agrees (issue 15) */
   free(in);
 }
 
