@@ -134,21 +134,20 @@ DZ_INLINE int dz_u16_block(__m512i u, const uint16_t *s, size_t n, int more, uin
   const __m512i top6 = _mm512_and_si512(u, dz_set16(0xfc00));
   __mmask32 hi = _mm512_mask_cmpeq_epi16_mask(take, top6, dz_set16(0xd800));
   const __mmask32 lo = _mm512_mask_cmpeq_epi16_mask(take, top6, dz_set16(0xdc00));
-  if (more && ((hi >> (n - 1)) & 1u)) { /* pair cut by the block end */
-    n--;
-    take = (__mmask32)dz_low(n);
-    hi &= take;
-  }
+  /* a pair cut by the block end waits for the next block (branch-free:
+   * mixed text makes this unpredictable) */
+  const size_t cut = more ? (size_t)((hi >> (n - 1)) & 1u) : 0;
+  n -= cut;
+  take = (__mmask32)dz_low(n);
+  hi &= take;
   if (((uint64_t)hi << 1) != (uint64_t)lo) return 0;
-  __m512i nx = _mm512_setzero_si512();
-  if (hi) nx = dz_load(s + 1);
+  const __m512i nx = dz_load(s + 1);
   size_t w = dz_u16_half(_mm512_cvtepu16_epi32(_mm512_castsi512_si256(u)),
                          _mm512_cvtepu16_epi32(_mm512_castsi512_si256(nx)), (__mmask16)take,
                          (__mmask16)hi, (__mmask16)lo, d);
-  if (n > 16)
-    w += dz_u16_half(_mm512_cvtepu16_epi32(_mm512_extracti64x4_epi64(u, 1)),
-                     _mm512_cvtepu16_epi32(_mm512_extracti64x4_epi64(nx, 1)),
-                     (__mmask16)(take >> 16), (__mmask16)(hi >> 16), (__mmask16)(lo >> 16), d + w);
+  w += dz_u16_half(_mm512_cvtepu16_epi32(_mm512_extracti64x4_epi64(u, 1)),
+                   _mm512_cvtepu16_epi32(_mm512_extracti64x4_epi64(nx, 1)), (__mmask16)(take >> 16),
+                   (__mmask16)(hi >> 16), (__mmask16)(lo >> 16), d + w);
   *used = n;
   *out = w;
   return 1;
