@@ -11,7 +11,9 @@
  *    code point (a high surrogate combined with the unit after it, a low
  *    surrogate emitting nothing). vpmultishiftqb gathers the four 6-bit
  *    fields of every code point as "continuation bytes" (x, 80|c2, 80|c1,
- *    80|c0), a variable shift drops the 4 - L leading ones for a code point
+ *    80|c0), a variable shift (its count looked up from the code point's
+ *    binary exponent, via a float conversion) drops the 4 - L leading ones
+ *    for a code point
  *    of L bytes, an OR turns the first kept byte into the lead byte
  *    (ASCII lanes take the unit itself), and vpcompressb packs the L bytes
  *    of every lane (keep mask: 0xFFFFFFFF >> 8(4-L) per lane, vpmovb2m).
@@ -73,18 +75,20 @@ DZ_INLINE size_t dz_u16_half(__m512i u, __m512i nx, __mmask16 take, __mmask16 hi
   /* (x, 80|c2, 80|c1, 80|c0): keep 6 bits in the three continuation bytes */
   const __m512i all =
       _mm512_ternarylogic_epi32(fields, dz_set32(0x3f3f3fffu), dz_set32(0x80808000u), 0xea);
-  const __mmask16 ge80 = _mm512_cmpge_epu32_mask(cp, dz_set32(0x80));
-  const __mmask16 ge800 = _mm512_cmpge_epu32_mask(cp, dz_set32(0x800));
-  const __mmask16 ge10000 = _mm512_cmpge_epu32_mask(cp, dz_set32(0x10000));
-  __m512i shift = dz_set32(24), lead = _mm512_setzero_si512();
-  shift = _mm512_mask_mov_epi32(shift, ge80, dz_set32(16));
-  lead = _mm512_mask_mov_epi32(lead, ge80, dz_set32(0x40)); /* 80|c1 -> C0|cp>>6 */
-  shift = _mm512_mask_mov_epi32(shift, ge800, dz_set32(8));
-  lead = _mm512_mask_mov_epi32(lead, ge800, dz_set32(0x60)); /* 80|c2 -> E0|cp>>12 */
-  shift = _mm512_mask_mov_epi32(shift, ge10000, _mm512_setzero_si512());
-  lead = _mm512_mask_mov_epi32(lead, ge10000, dz_set32(0xf0)); /* cp>>18 -> F0|cp>>18 */
-  __m512i bytes = _mm512_or_si512(_mm512_srlv_epi32(all, shift), lead);
-  bytes = _mm512_mask_mov_epi32(bytes, (__mmask16)~ge80, cp);
+  /* shift = 8 * (4 - L) from the binary exponent of cp (as a float,
+   * exact below 2^24): vpermt2d uses its low 5 bits, (127 + log2 cp) & 31,
+   * which is 31 for cp <= 1 and log2(cp) - 1 otherwise. */
+  const __m512i expo = _mm512_srli_epi32(_mm512_castps_si512(_mm512_cvtepi32_ps(cp)), 23);
+  const __m512i shift = _mm512_permutex2var_epi32(
+      _mm512_setr_epi32(24, 24, 24, 24, 24, 24, 16, 16, 16, 16, 8, 8, 8, 8, 8, 0), expo,
+      _mm512_setr_epi32(0, 0, 0, 0, 0, 24, 24, 24, 24, 24, 24, 24, 24, 24, 24, 24));
+  /* the lead byte's prefix, 0x40 (80|c1 -> C0|cp>>6), 0x60 (80|c2 ->
+   * E0|cp>>12) or 0xF0 (cp>>18 -> F0|cp>>18), shifted out of 0x004060F0 */
+  const __m512i bytes0 = _mm512_ternarylogic_epi32(_mm512_srlv_epi32(all, shift),
+                                                   _mm512_srlv_epi32(dz_set32(0x004060f0u), shift),
+                                                   dz_set32(0xff), 0xf8);
+  const __m512i bytes =
+      _mm512_mask_mov_epi32(bytes0, _mm512_cmplt_epu32_mask(cp, dz_set32(0x80)), cp);
   const __mmask16 emit = take & (__mmask16)~lo;
   const uint64_t keep =
       (uint64_t)_mm512_movepi8_mask(_mm512_maskz_srlv_epi32(emit, dz_set32(0xffffffffu), shift));
