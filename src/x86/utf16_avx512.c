@@ -7,23 +7,28 @@
  *  - all ASCII: vpmovwb narrows them to 32 bytes;
  *  - all below U+0800: each 16-bit lane becomes its 1 or 2 UTF-8 bytes in
  *    place and one vpcompressb packs them (dz_utf8_from_u11);
+ *  - 32 units of 3 bytes (none below U+0800, no surrogate): their bytes
+ *    are computed on 16-bit lanes and laid out by two vpermt2b with fixed
+ *    indexes (96 bytes, no compress);
  *  - otherwise each half of 16 units is widened to 32-bit lanes holding the
  *    code point (a high surrogate combined with the unit after it, a low
  *    surrogate emitting nothing). vpmultishiftqb gathers the four 6-bit
  *    fields of every code point as "continuation bytes" (x, 80|c2, 80|c1,
  *    80|c0), a variable shift (its count looked up from the code point's
  *    binary exponent, via a float conversion) drops the 4 - L leading ones
- *    for a code point
- *    of L bytes, an OR turns the first kept byte into the lead byte
- *    (ASCII lanes take the unit itself), and vpcompressb packs the L bytes
- *    of every lane (keep mask: 0xFFFFFFFF >> 8(4-L) per lane, vpmovb2m).
+ *    for a code point of L bytes, an OR turns the first kept byte into the
+ *    lead byte (ASCII lanes take the unit itself), and vpcompressb packs
+ *    the L bytes of every lane (keep mask: 0xFFFFFFFF >> 8(4-L) per lane,
+ *    vpmovb2m).
+ * An ASCII sprint narrows 64 units per vpermt2b (their even bytes).
  * Surrogates: every low surrogate must directly follow a high one and
  * vice versa (hi << 1 == lo on the block's masks). A high surrogate in
  * the last unit of a block is left for the next block (the block then
  * consumes 31 units), so a block never starts inside a pair.
  *
  * Bounds: the loop reads units [p, p+33) (one unit of look-ahead) while
- * len - p >= 33 and at least 96 bytes (3 per unit, the most 32 units can
+ * len - p >= 33 (the sprint [p, p+64) while len - p >= 65, storing 64
+ * bytes while 64 are free) and at least 96 bytes (3 per unit, the most 32 units can
  * give) are free in dst. The rest (<= 32 units) is copied into a zeroed
  * stack block and converted the same way when 3 bytes per unit are free;
  * otherwise, and after any error, the scalar kernel finishes. Output goes
