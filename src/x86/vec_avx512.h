@@ -6,11 +6,19 @@
  * Internal; included only by files compiled with the AVX-512 flags, so
  * nothing here can run before dispatch (everything is static inline).
  *
- * Intrinsics used by the AVX-512 kernels that SIMDe 0.7.4 does not emulate
- * (an emulated build needs shims for them): _mm512_maskz_compress_epi8,
- * _mm512_maskz_compress_epi16 (VBMI2), _mm512_mask_storeu_epi8,
- * _mm512_mask_storeu_epi16 (BW). Masked stores write only the selected
- * bytes (architecturally; a shim must store byte by byte).
+ * Intrinsics the UTF/Latin-1 kernels (utf8_avx512.c, utf8_to_utf16_avx512.c,
+ * utf16_avx512.c, latin1_avx512.c) use that SIMDe 0.7.4 does not provide
+ * (an emulated build needs shims; checked by compiling them against
+ * <simde/x86/avx512.h> with native aliases and no ISA flags):
+ * _mm512_maskz_compress_epi8 (VBMI2), _mm512_mask_storeu_epi8,
+ * _mm512_mask_storeu_epi16, _mm512_cvtepu8_epi16, _mm512_cvtepu16_epi32,
+ * _mm512_cvtepi32_ps, _mm512_cmplt_epu16_mask, _mm512_cmplt_epu32_mask,
+ * _mm512_mask_cmplt_epu16_mask, _mm512_mask_cmpeq_epi16_mask,
+ * _mm512_maskz_srlv_epi32, and the mask types __mmask16/32/64 (SIMDe
+ * names them simde__mmask*). A masked store writes only the selected
+ * bytes (architecturally; a shim must store element by element, not
+ * load-blend-store the whole vector, or it would touch memory past the
+ * output).
  * SPDX-License-Identifier: MIT */
 #ifndef DESERT_X86_VEC_AVX512_H
 #define DESERT_X86_VEC_AVX512_H
