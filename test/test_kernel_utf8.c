@@ -246,6 +246,32 @@ static void test_sweep_ascii_background(void **state) {
   sweep_background(k, bg, 1, DESERT_TEST_COUNT(k_interesting));
 }
 
+/* Long ASCII runs (past MAXLEN: SIMD kernels sprint over several blocks
+ * per test there) with one sequence at every position: a stray
+ * continuation, a valid 2-byte character, a sequence cut by ASCII. */
+static void test_long_ascii_runs(void **state) {
+  const desert_kernels *k = desert_test_kernels(state);
+  guards_init();
+  static const char *const seqs[] = {"80", "c3 a9", "e2 82"};
+  static const size_t lens[] = {320, 577, 1100};
+  static uint8_t buf[1100];
+  for (size_t s = 0; s < DESERT_TEST_COUNT(seqs); s++) {
+    uint8_t seq[4];
+    const size_t sl = desert_hex_decode(seqs[s], seq, sizeof seq);
+    for (size_t l = 0; l < DESERT_TEST_COUNT(lens); l++) {
+      const size_t len = lens[l];
+      for (size_t p = 0; p + sl <= len; p++) {
+        for (size_t i = 0; i < len; i++) buf[i] = (uint8_t)('a' + i % 26);
+        memcpy(buf + p, seq, sl);
+        const expect e = ascii_bg_expect(buf, len, p, sl);
+        const size_t mis = (p * 3 + l) % 64;
+        memcpy(g_work + mis, buf, len);
+        check_expect(k, g_work + mis, len, &e, __FILE__, __LINE__);
+      }
+    }
+  }
+}
+
 /* A background of valid multi-byte text, so the interesting sequence also
  * lands inside characters (which makes those characters invalid). The
  * first K_MB_SEQ sequences of k_interesting: a stray continuation, a
@@ -540,6 +566,7 @@ int main(void) {
       cmocka_unit_test(test_known_vectors),
       cmocka_unit_test(test_sweep_ascii_background),
       cmocka_unit_test(test_sweep_multibyte_background),
+      cmocka_unit_test(test_long_ascii_runs),
       cmocka_unit_test(test_sweep_prefixes),
       cmocka_unit_test(test_misalignment),
       cmocka_unit_test(test_exhaustive_1byte),

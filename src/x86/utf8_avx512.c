@@ -1,142 +1,90 @@
-/* src/x86/utf8_avx512.c — AVX-512 (BW + VBMI) UTF-8 validation.
+/* src/x86/utf8_avx512.c — AVX-512 (BW + VBMI) UTF-8 validation and the
+ * UTF-8 size of Latin-1 text.
  * SPDX-License-Identifier: MIT
  *
  * Algorithm: Keiser & Lemire, "Validating UTF-8 In Less Than One
  * Instruction Per Byte" (Software: Practice and Experience, 2021), lookup
- * algorithm, the same tables as vec_avx2.h on 64-byte registers. The views
- * of the stream shifted by 1..3 bytes cross all four 128-bit lanes with one
- * vpermt2b each (index 64-N+k picks byte k-N of prev:in). ASCII blocks
- * (vpmovb2m == 0) only confirm that no sequence was left open.
+ * algorithm (dz_u8_check in vec_avx512.h) on 64-byte blocks. The views of
+ * the stream shifted by 1..3 bytes cross all four 128-bit lanes with one
+ * vpermt2b each. ASCII blocks only confirm that no sequence was left open,
+ * then an ASCII sprint ORs four blocks (256 bytes) per test.
  *
- * Bounds: the loop reads [p, p+64) while >= 64 bytes remain; the rest, from
- * the last character boundary, goes to the scalar kernel.
+ * Bounds: the loop reads [p, p+64) while >= 64 bytes remain (the sprint
+ * [q, q+256) while >= 256 remain). The tail (< 64 bytes) is checked as one
+ * more block: if the input has >= 64 bytes, an ASCII tail is recognised on
+ * the last 64 input bytes [len-64, len) (only the tail's top bits count);
+ * otherwise it is copied into a zeroed 64-byte stack block. The zero after
+ * the copied bytes makes a sequence cut by the end of input fail the check
+ * (TOO_SHORT), so no separate "still open" test is needed there.
  *
- * Errors: a non-zero check (or an ASCII block after an open sequence) makes
+ * Errors: a failing check (or an ASCII block after an open sequence) makes
  * the kernel step back to the character boundary before the block (at most
  * 3 bytes) and run the scalar kernel from there, which reports the exact
  * offset (simdutf's rewind approach).
- *
- * NOT RUN ON HARDWARE: the machine this was written on has no AVX-512; it
- * was tested only through SIMDe's portable emulation of the intrinsics.
  */
-#include <immintrin.h>
+#include <string.h>
 
 #include "scalar/scalar.h"
+#include "x86/vec_avx2.h"
+#include "x86/vec_avx512.h"
 #include "x86/x86_kernels.h"
 
-#define DX5_TOO_SHORT      (1 << 0)
-#define DX5_TOO_LONG       (1 << 1)
-#define DX5_OVERLONG_3     (1 << 2)
-#define DX5_TOO_LARGE      (1 << 3)
-#define DX5_SURROGATE      (1 << 4)
-#define DX5_OVERLONG_2     (1 << 5)
-#define DX5_TOO_LARGE_1000 (1 << 6)
-#define DX5_OVERLONG_4     (1 << 6)
-#define DX5_TWO_CONTS      (1 << 7)
-#define DX5_CARRY          (DX5_TOO_SHORT | DX5_TOO_LONG | DX5_TWO_CONTS)
-
-#define DX5_C(x) ((char)(uint8_t)(x))
-#define DX5_TABLE16(a, b, c, d, e, f, g, h, i, j, k, l, m, n, o, p)                                \
-  _mm512_broadcast_i32x4(_mm_setr_epi8(DX5_C(a), DX5_C(b), DX5_C(c), DX5_C(d), DX5_C(e), DX5_C(f), \
-                                       DX5_C(g), DX5_C(h), DX5_C(i), DX5_C(j), DX5_C(k), DX5_C(l), \
-                                       DX5_C(m), DX5_C(n), DX5_C(o), DX5_C(p)))
-
-static inline __m512i dx5_set8(unsigned b) { return _mm512_set1_epi8((char)(uint8_t)b); }
-
-/* Index vector k + 64 - n: vpermt2b(prev, idx, in) = the stream shifted by
- * n bytes (byte k = stream byte k - n, reaching into prev for k < n). */
-static inline __m512i dx5_shift_idx(int n) {
-  return _mm512_add_epi8(_mm512_set_epi8(63, 62, 61, 60, 59, 58, 57, 56, 55, 54, 53, 52, 51, 50, 49,
-                                         48, 47, 46, 45, 44, 43, 42, 41, 40, 39, 38, 37, 36, 35, 34,
-                                         33, 32, 31, 30, 29, 28, 27, 26, 25, 24, 23, 22, 21, 20, 19,
-                                         18, 17, 16, 15, 14, 13, 12, 11, 10, 9, 8, 7, 6, 5, 4, 3, 2,
-                                         1, 0),
-                         dx5_set8((unsigned)(64 - n)));
+DZ_INLINE __m512i dz_check_after(__m512i in, __m512i prev) {
+  return dz_u8_check(in, dz_prev(in, prev, 1), dz_prev(in, prev, 2), dz_prev(in, prev, 3));
 }
 
-static inline __m512i dx5_check(__m512i in, __m512i prev) {
-  const __m512i nib = dx5_set8(0x0f);
-  const __m512i p1 = _mm512_permutex2var_epi8(prev, dx5_shift_idx(1), in);
-  const __m512i p2 = _mm512_permutex2var_epi8(prev, dx5_shift_idx(2), in);
-  const __m512i p3 = _mm512_permutex2var_epi8(prev, dx5_shift_idx(3), in);
-  const __m512i b1h = _mm512_shuffle_epi8(
-      DX5_TABLE16(DX5_TOO_LONG, DX5_TOO_LONG, DX5_TOO_LONG, DX5_TOO_LONG, DX5_TOO_LONG,
-                  DX5_TOO_LONG, DX5_TOO_LONG, DX5_TOO_LONG, DX5_TWO_CONTS, DX5_TWO_CONTS,
-                  DX5_TWO_CONTS, DX5_TWO_CONTS, DX5_TOO_SHORT | DX5_OVERLONG_2, DX5_TOO_SHORT,
-                  DX5_TOO_SHORT | DX5_OVERLONG_3 | DX5_SURROGATE,
-                  DX5_TOO_SHORT | DX5_TOO_LARGE | DX5_TOO_LARGE_1000 | DX5_OVERLONG_4),
-      _mm512_and_si512(_mm512_srli_epi16(p1, 4), nib));
-  const __m512i b1l = _mm512_shuffle_epi8(
-      DX5_TABLE16(DX5_CARRY | DX5_OVERLONG_3 | DX5_OVERLONG_2 | DX5_OVERLONG_4,
-                  DX5_CARRY | DX5_OVERLONG_2, DX5_CARRY, DX5_CARRY, DX5_CARRY | DX5_TOO_LARGE,
-                  DX5_CARRY | DX5_TOO_LARGE | DX5_TOO_LARGE_1000,
-                  DX5_CARRY | DX5_TOO_LARGE | DX5_TOO_LARGE_1000,
-                  DX5_CARRY | DX5_TOO_LARGE | DX5_TOO_LARGE_1000,
-                  DX5_CARRY | DX5_TOO_LARGE | DX5_TOO_LARGE_1000,
-                  DX5_CARRY | DX5_TOO_LARGE | DX5_TOO_LARGE_1000,
-                  DX5_CARRY | DX5_TOO_LARGE | DX5_TOO_LARGE_1000,
-                  DX5_CARRY | DX5_TOO_LARGE | DX5_TOO_LARGE_1000,
-                  DX5_CARRY | DX5_TOO_LARGE | DX5_TOO_LARGE_1000,
-                  DX5_CARRY | DX5_TOO_LARGE | DX5_TOO_LARGE_1000 | DX5_SURROGATE,
-                  DX5_CARRY | DX5_TOO_LARGE | DX5_TOO_LARGE_1000,
-                  DX5_CARRY | DX5_TOO_LARGE | DX5_TOO_LARGE_1000),
-      _mm512_and_si512(p1, nib));
-  const __m512i b2h = _mm512_shuffle_epi8(
-      DX5_TABLE16(DX5_TOO_SHORT, DX5_TOO_SHORT, DX5_TOO_SHORT, DX5_TOO_SHORT, DX5_TOO_SHORT,
-                  DX5_TOO_SHORT, DX5_TOO_SHORT, DX5_TOO_SHORT,
-                  DX5_TOO_LONG | DX5_OVERLONG_2 | DX5_TWO_CONTS | DX5_OVERLONG_3 |
-                      DX5_TOO_LARGE_1000 | DX5_OVERLONG_4,
-                  DX5_TOO_LONG | DX5_OVERLONG_2 | DX5_TWO_CONTS | DX5_OVERLONG_3 | DX5_TOO_LARGE,
-                  DX5_TOO_LONG | DX5_OVERLONG_2 | DX5_TWO_CONTS | DX5_SURROGATE | DX5_TOO_LARGE,
-                  DX5_TOO_LONG | DX5_OVERLONG_2 | DX5_TWO_CONTS | DX5_SURROGATE | DX5_TOO_LARGE,
-                  DX5_TOO_SHORT, DX5_TOO_SHORT, DX5_TOO_SHORT, DX5_TOO_SHORT),
-      _mm512_and_si512(_mm512_srli_epi16(in, 4), nib));
-  const __m512i special = _mm512_and_si512(_mm512_and_si512(b1h, b1l), b2h);
-  const __m512i third = _mm512_subs_epu8(p2, dx5_set8(0xe0 - 0x80));
-  const __m512i fourth = _mm512_subs_epu8(p3, dx5_set8(0xf0 - 0x80));
-  const __m512i must23 = _mm512_and_si512(_mm512_or_si512(third, fourth), dx5_set8(0x80));
-  return _mm512_xor_si512(must23, special);
-}
+DZ_INLINE int dz_any(__m512i v) { return _mm512_test_epi8_mask(v, v) != 0; }
 
 desert_status desert_avx512_utf8_validate(const uint8_t *src, size_t len, size_t *pos) {
   size_t p = 0;
   __m512i prev = _mm512_setzero_si512();
-  /* a 2/3/4-byte lead in the last 1/2/3 bytes of a block is still open */
-  const __m512i max =
-      _mm512_set_epi8(DX5_C(0xc0 - 1), DX5_C(0xe0 - 1), DX5_C(0xf0 - 1), -1, -1, -1, -1, -1, -1, -1,
-                      -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1,
-                      -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1,
-                      -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1);
-  int open = 0;
+  uint64_t open = 0; /* a sequence is open at p */
   while (len - p >= 64) {
-    const __m512i in = _mm512_loadu_si512((const void *)(src + p));
-    if (_mm512_movepi8_mask(in) == 0) {
-      if (open) break;
-      prev = _mm512_setzero_si512();
-      p += 64;
+    const __m512i in = dz_load(src + p);
+    if (dz_hibits(in) == 0) {
+      if (open) goto rewind;
+      size_t q = p + 64;
+      while (len - q >= 256) {
+        const __m512i o =
+            _mm512_ternarylogic_epi32(_mm512_or_si512(dz_load(src + q), dz_load(src + q + 64)),
+                                      dz_load(src + q + 128), dz_load(src + q + 192), 0xfe);
+        if (dz_hibits(o) != 0) break;
+        q += 256;
+      }
+      p = q;
+      prev = _mm512_setzero_si512(); /* as good as the ASCII bytes before p */
       continue;
     }
-    const __m512i err = dx5_check(in, prev);
-    if (_mm512_test_epi8_mask(err, err) != 0) break;
-    const __m512i inc = _mm512_subs_epu8(in, max);
-    open = _mm512_test_epi8_mask(inc, inc) != 0;
+    if (dz_any(dz_check_after(in, prev))) goto rewind;
+    open = dz_u8_open(in);
     prev = in;
     p += 64;
   }
-  /* Error, open sequence before an ASCII block, or the end: back to the
-   * last boundary (the last non-continuation byte among the 3 before p),
-   * then the scalar kernel. */
-  size_t q = p;
-  for (size_t k = 1; k <= 3 && k <= p; k++) {
-    if ((src[p - k] & 0xc0u) != 0x80u) {
-      q = p - k;
-      break;
+  {
+    const size_t n = len - p; /* 0..63 */
+    if (n == 0) {
+      if (!open) goto valid;
+      goto rewind;
     }
+    if (!open && len >= 64 && (dz_hibits(dz_load(src + len - 64)) >> (64 - n)) == 0) goto valid;
+    _Alignas(64) uint8_t buf[64];
+    memset(buf, 0, sizeof buf);
+    memcpy(buf, src + p, n);
+    const __m512i in = dz_load(buf);
+    if (!open && dz_hibits(in) == 0) goto valid;
+    if (!dz_any(dz_check_after(in, prev))) goto valid;
   }
-  size_t r;
-  const desert_status st = desert_scalar_utf8_validate(src + q, len - q, &r);
-  *pos = q + r;
-  return st;
+rewind:;
+  {
+    const size_t q = dx_u8_back(src, p);
+    size_t r;
+    const desert_status st = desert_scalar_utf8_validate(src + q, len - q, &r);
+    *pos = q + r;
+    return st;
+  }
+valid:
+  *pos = len;
+  return DESERT_OK;
 }
 
 /* Latin-1 -> UTF-8 size: len + bytes >= 0x80 (vpmovb2m + popcnt on 256

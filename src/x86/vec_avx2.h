@@ -87,37 +87,43 @@ DX_INLINE __m256i dx_prev3(__m256i in, __m256i prev) {
                    DX_C(a), DX_C(b), DX_C(c), DX_C(d), DX_C(e), DX_C(f), DX_C(g), DX_C(h), \
                    DX_C(i), DX_C(j), DX_C(k), DX_C(l), DX_C(m), DX_C(n), DX_C(o), DX_C(p))
 
+/* The three nibble tables (high nibble of the byte before, low nibble of
+ * the byte before, high nibble of the byte), shared with vec_avx512.h. */
+#define DX_U8_B1H                                                                              \
+  DX_TOO_LONG, DX_TOO_LONG, DX_TOO_LONG, DX_TOO_LONG, DX_TOO_LONG, DX_TOO_LONG, DX_TOO_LONG,   \
+      DX_TOO_LONG, DX_TWO_CONTS, DX_TWO_CONTS, DX_TWO_CONTS, DX_TWO_CONTS,                     \
+      DX_TOO_SHORT | DX_OVERLONG_2, DX_TOO_SHORT, DX_TOO_SHORT | DX_OVERLONG_3 | DX_SURROGATE, \
+      DX_TOO_SHORT | DX_TOO_LARGE | DX_TOO_LARGE_1000 | DX_OVERLONG_4
+#define DX_U8_B1L                                                                               \
+  DX_CARRY | DX_OVERLONG_3 | DX_OVERLONG_2 | DX_OVERLONG_4, DX_CARRY | DX_OVERLONG_2, DX_CARRY, \
+      DX_CARRY, DX_CARRY | DX_TOO_LARGE, DX_CARRY | DX_TOO_LARGE | DX_TOO_LARGE_1000,           \
+      DX_CARRY | DX_TOO_LARGE | DX_TOO_LARGE_1000, DX_CARRY | DX_TOO_LARGE | DX_TOO_LARGE_1000, \
+      DX_CARRY | DX_TOO_LARGE | DX_TOO_LARGE_1000, DX_CARRY | DX_TOO_LARGE | DX_TOO_LARGE_1000, \
+      DX_CARRY | DX_TOO_LARGE | DX_TOO_LARGE_1000, DX_CARRY | DX_TOO_LARGE | DX_TOO_LARGE_1000, \
+      DX_CARRY | DX_TOO_LARGE | DX_TOO_LARGE_1000,                                              \
+      DX_CARRY | DX_TOO_LARGE | DX_TOO_LARGE_1000 | DX_SURROGATE,                               \
+      DX_CARRY | DX_TOO_LARGE | DX_TOO_LARGE_1000, DX_CARRY | DX_TOO_LARGE | DX_TOO_LARGE_1000
+#define DX_U8_B2H                                                                             \
+  DX_TOO_SHORT, DX_TOO_SHORT, DX_TOO_SHORT, DX_TOO_SHORT, DX_TOO_SHORT, DX_TOO_SHORT,         \
+      DX_TOO_SHORT, DX_TOO_SHORT,                                                             \
+      DX_TOO_LONG | DX_OVERLONG_2 | DX_TWO_CONTS | DX_OVERLONG_3 | DX_TOO_LARGE_1000 |        \
+          DX_OVERLONG_4,                                                                      \
+      DX_TOO_LONG | DX_OVERLONG_2 | DX_TWO_CONTS | DX_OVERLONG_3 | DX_TOO_LARGE,              \
+      DX_TOO_LONG | DX_OVERLONG_2 | DX_TWO_CONTS | DX_SURROGATE | DX_TOO_LARGE,               \
+      DX_TOO_LONG | DX_OVERLONG_2 | DX_TWO_CONTS | DX_SURROGATE | DX_TOO_LARGE, DX_TOO_SHORT, \
+      DX_TOO_SHORT, DX_TOO_SHORT, DX_TOO_SHORT
+/* m(list): expands the list into 16 arguments first */
+#define DX_APPLY(m, ...) m(__VA_ARGS__)
+
 DX_INLINE __m256i dx_u8_check(__m256i in, __m256i prev) {
   const __m256i nib = dx_set8(0x0f);
   const __m256i p1 = dx_prev1(in, prev);
-  const __m256i b1h = _mm256_shuffle_epi8(
-      DX_TABLE16(DX_TOO_LONG, DX_TOO_LONG, DX_TOO_LONG, DX_TOO_LONG, DX_TOO_LONG, DX_TOO_LONG,
-                 DX_TOO_LONG, DX_TOO_LONG, DX_TWO_CONTS, DX_TWO_CONTS, DX_TWO_CONTS, DX_TWO_CONTS,
-                 DX_TOO_SHORT | DX_OVERLONG_2, DX_TOO_SHORT,
-                 DX_TOO_SHORT | DX_OVERLONG_3 | DX_SURROGATE,
-                 DX_TOO_SHORT | DX_TOO_LARGE | DX_TOO_LARGE_1000 | DX_OVERLONG_4),
-      _mm256_and_si256(_mm256_srli_epi16(p1, 4), nib));
-  const __m256i b1l = _mm256_shuffle_epi8(
-      DX_TABLE16(
-          DX_CARRY | DX_OVERLONG_3 | DX_OVERLONG_2 | DX_OVERLONG_4, DX_CARRY | DX_OVERLONG_2,
-          DX_CARRY, DX_CARRY, DX_CARRY | DX_TOO_LARGE, DX_CARRY | DX_TOO_LARGE | DX_TOO_LARGE_1000,
-          DX_CARRY | DX_TOO_LARGE | DX_TOO_LARGE_1000, DX_CARRY | DX_TOO_LARGE | DX_TOO_LARGE_1000,
-          DX_CARRY | DX_TOO_LARGE | DX_TOO_LARGE_1000, DX_CARRY | DX_TOO_LARGE | DX_TOO_LARGE_1000,
-          DX_CARRY | DX_TOO_LARGE | DX_TOO_LARGE_1000, DX_CARRY | DX_TOO_LARGE | DX_TOO_LARGE_1000,
-          DX_CARRY | DX_TOO_LARGE | DX_TOO_LARGE_1000,
-          DX_CARRY | DX_TOO_LARGE | DX_TOO_LARGE_1000 | DX_SURROGATE,
-          DX_CARRY | DX_TOO_LARGE | DX_TOO_LARGE_1000, DX_CARRY | DX_TOO_LARGE | DX_TOO_LARGE_1000),
-      _mm256_and_si256(p1, nib));
-  const __m256i b2h = _mm256_shuffle_epi8(
-      DX_TABLE16(DX_TOO_SHORT, DX_TOO_SHORT, DX_TOO_SHORT, DX_TOO_SHORT, DX_TOO_SHORT, DX_TOO_SHORT,
-                 DX_TOO_SHORT, DX_TOO_SHORT,
-                 DX_TOO_LONG | DX_OVERLONG_2 | DX_TWO_CONTS | DX_OVERLONG_3 | DX_TOO_LARGE_1000 |
-                     DX_OVERLONG_4,
-                 DX_TOO_LONG | DX_OVERLONG_2 | DX_TWO_CONTS | DX_OVERLONG_3 | DX_TOO_LARGE,
-                 DX_TOO_LONG | DX_OVERLONG_2 | DX_TWO_CONTS | DX_SURROGATE | DX_TOO_LARGE,
-                 DX_TOO_LONG | DX_OVERLONG_2 | DX_TWO_CONTS | DX_SURROGATE | DX_TOO_LARGE,
-                 DX_TOO_SHORT, DX_TOO_SHORT, DX_TOO_SHORT, DX_TOO_SHORT),
-      _mm256_and_si256(_mm256_srli_epi16(in, 4), nib));
+  const __m256i b1h = _mm256_shuffle_epi8(DX_APPLY(DX_TABLE16, DX_U8_B1H),
+                                          _mm256_and_si256(_mm256_srli_epi16(p1, 4), nib));
+  const __m256i b1l =
+      _mm256_shuffle_epi8(DX_APPLY(DX_TABLE16, DX_U8_B1L), _mm256_and_si256(p1, nib));
+  const __m256i b2h = _mm256_shuffle_epi8(DX_APPLY(DX_TABLE16, DX_U8_B2H),
+                                          _mm256_and_si256(_mm256_srli_epi16(in, 4), nib));
   const __m256i special = _mm256_and_si256(_mm256_and_si256(b1h, b1l), b2h);
   /* Bytes 2 and 3 after a 3- or 4-byte lead must be continuations: only
    * 111_____ survives "- 0x60" with bit 7 set, only 1111____ "- 0x70". */
