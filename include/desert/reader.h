@@ -118,17 +118,20 @@ DESERT_API desert_status desert_reader_init(void *storage, size_t size, const de
 
 /* One-shot decoding: read(r, out) on a reader in caller storage over
  * data[0..len). Returns the reader's first error or else read's own return
- * value. *offset (may be NULL) = on success the bytes consumed (compare
- * with len to reject trailing bytes), on failure the error offset
- * (desert_reader_error_offset). Views into data that read() stored stay
- * valid as long as data; everything read() got from the reader's arena
- * (desert_reader_alloc, decompressed blocks, lenient UTF-8 copies) is
- * released before desert_decode returns: copy it inside read(), or use a
- * reader of your own. opt NULL = defaults. No allocation for small
- * messages (see desert_reader_init). Thread-safe for distinct outputs. */
+ * value. *offset (may be NULL) = the reader's error offset
+ * (desert_reader_error_offset) when the reader failed, else the bytes
+ * consumed (compare with len to reject trailing bytes; also when read()
+ * alone returned an error). read NULL is DESERT_E_ARGUMENT. Views into
+ * data that read() stored stay valid as long as data; everything read()
+ * got from the reader's arena (desert_reader_alloc, decompressed blocks,
+ * lenient UTF-8 copies) is released before desert_decode returns: copy it
+ * inside read(), or use a reader of your own. opt NULL = defaults. No
+ * allocation for small messages (see desert_reader_init). Thread-safe for
+ * distinct outputs. */
 typedef desert_status (*desert_read_fn)(desert_reader *r, void *out);
 DESERT_API desert_status desert_decode(const desert_options *opt, desert_read_fn read, void *out,
                                        const void *data, size_t len, size_t *offset);
+
 /* Starts reading a new top-level message: data[0..len) is borrowed (may be
  * NULL when len is 0). Clears the error, position, string and reference
  * tables and the arena, keeping their memory. Never allocates. */
