@@ -12,8 +12,7 @@
  * where `email` was added in version 1 (readers of older data get None). */
 static const desert_field_desc person_fields[] = {
     {"name", 0}, {"age", 0}, {"email", DESERT_FIELD_OPTIONAL}};
-static const desert_evolution_step person_steps[] = {
-    {DESERT_STEP_FIELD_ADDED, "email", true}};
+static const desert_evolution_step person_steps[] = {{DESERT_STEP_FIELD_ADDED, "email", true}};
 static const desert_record_desc person = DESERT_RECORD_DESC("Person", person_fields, person_steps);
 
 /* One value for the one-shot helpers: a point written as two i32. */
@@ -98,8 +97,8 @@ int main(void) {
   printf("quickstart: bad input -> %s at offset %zu\n", desert_status_name(st),
          desert_reader_error_offset(r));
   int ok = answer == 42 && age == 36 && email.len == 15 && st == DESERT_E_INPUT_ENDED &&
-           desert_reader_error_offset(r) == 2 && enc == DESERT_OK && dec == DESERT_OK &&
-           n == 8 && used == 8 && back.x == 3 && back.y == -4 && small == DESERT_E_DST_TOO_SMALL;
+           desert_reader_error_offset(r) == 2 && enc == DESERT_OK && dec == DESERT_OK && n == 8 &&
+           used == 8 && back.x == 3 && back.y == -4 && small == DESERT_E_DST_TOO_SMALL;
   desert_reader_free(r); /* gives back heap memory if a message needed any */
   desert_writer_free(w);
   return ok ? 0 : 1;

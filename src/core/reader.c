@@ -37,13 +37,16 @@ _Static_assert(sizeof(struct desert_reader) + 1536 <= DESERT_READER_STORAGE_SIZE
  * room for a record stack, big enough for the arrays of a small message. */
 #define DESERT_STORAGE_ARENA_FIRST ((size_t)256)
 
-/* Sets up a reader in r's memory with resolved options o. */
-static void reader_setup(desert_reader *r, const desert_options *o, const desert_kernels *k) {
-  desert_zero(r, sizeof *r); /* not memset: see desert_zero */
-  r->opt = *o;
+/* Sets up a reader in r's memory whose r->opt holds the resolved options:
+ * everything else starts zeroed. */
+static void reader_setup(desert_reader *r, const desert_kernels *k) {
+  /* not memset: see desert_zero */
+  desert_zero(r, offsetof(desert_reader, opt));
+  desert_zero((uint8_t *)r + offsetof(desert_reader, opt) + sizeof r->opt,
+              sizeof *r - offsetof(desert_reader, opt) - sizeof r->opt);
   r->k = k;
   r->base = desert_no_input;
-  r->str_max = o->max_length < 63 ? o->max_length : 63;
+  r->str_max = r->opt.max_length < 63 ? r->opt.max_length : 63;
   desert_strtab_init(&r->strings, &r->opt.allocator, false);
   desert_reftab_init(&r->refs, &r->opt.allocator);
   desert_arena_init(&r->arena, &r->opt.allocator);
@@ -58,7 +61,8 @@ desert_status desert_reader_create(const desert_options *opt, desert_reader **ou
   if (st) return st;
   desert_reader *r = desert_mem_alloc(&o.allocator, sizeof *r);
   if (!r) return DESERT_E_NOMEM;
-  reader_setup(r, &o, k);
+  r->opt = o;
+  reader_setup(r, k);
   *out = r;
   return DESERT_OK;
 }
@@ -69,15 +73,15 @@ desert_status desert_reader_init(void *storage, size_t size, const desert_option
                                  desert_reader **out) {
   if (!out) return DESERT_E_ARGUMENT;
   *out = NULL;
-  desert_options o;
   const desert_kernels *k;
-  desert_status st = desert_spare_prepare(storage, size, sizeof(desert_reader), opt, &o, &k);
+  desert_status st =
+      desert_spare_prepare(storage, size, sizeof(desert_reader), offsetof(desert_reader, opt), opt, &k);
   if (st) return st;
   desert_reader *r = storage;
-  reader_setup(r, &o, k);
+  reader_setup(r, k);
   /* Every later allocation of the reader and the layers above goes through
    * r->opt.allocator, now served by the storage first. */
-  desert_spare_init(&r->spare, storage, size, sizeof *r, &r->opt.allocator);
+  desert_spare_init(&r->spare, storage, size, sizeof *r, opt, &r->opt.allocator);
   desert_arena_set_first_block(&r->arena, DESERT_STORAGE_ARENA_FIRST);
   *out = r;
   return DESERT_OK;

@@ -25,20 +25,21 @@ DESERT_INLINE size_t desert_spare_round(size_t n) {
   return (n + DESERT_SPARE_ALIGN - 1) & ~(DESERT_SPARE_ALIGN - 1);
 }
 
-/* The checks of desert_writer_init / desert_reader_init before anything is
- * written: the storage is non-NULL, aligned and holds at least
- * desert_spare_round(ctx_size) bytes (else DESERT_E_ARGUMENT), and opt
- * resolves (desert_options_resolve) into *o and *k. */
-desert_status desert_spare_prepare(const void *storage, size_t size, size_t ctx_size,
-                                   const desert_options *opt, desert_options *o,
-                                   const desert_kernels **k);
+/* The start of desert_writer_init / desert_reader_init: checks that the
+ * storage is non-NULL, aligned and holds at least desert_spare_round(
+ * ctx_size) bytes (else DESERT_E_ARGUMENT, nothing written), then resolves
+ * opt (desert_options_resolve) straight into the context's options field,
+ * at opt_offset in the storage, and *k. */
+desert_status desert_spare_prepare(void *storage, size_t size, size_t ctx_size, size_t opt_offset,
+                                   const desert_options *opt, const desert_kernels **k);
 
 /* Makes the bytes of storage[0..size) after the context's ctx_size bytes
  * the spare area, and routes the context's allocator (*ctx_alloc, the
  * allocator field of its resolved options) through it; the caller's
- * allocator moves into s->next. */
+ * allocator (that of user_opt, the options given to init; NULL: malloc)
+ * becomes s->next. */
 void desert_spare_init(desert_spare *s, void *storage, size_t size, size_t ctx_size,
-                       desert_allocator *ctx_alloc);
+                       const desert_options *user_opt, desert_allocator *ctx_alloc);
 
 /* The options a context shows its user: ctx_opt itself for a heap context,
  * else a copy with the caller's allocator in place of the spare's. */

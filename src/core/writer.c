@@ -93,13 +93,12 @@ _Static_assert(offsetof(struct desert_writer, t) ==
 _Static_assert(sizeof(struct desert_writer) + 1024 <= DESERT_WRITER_STORAGE_SIZE,
                "desert_writer_storage too small for the context and a record pool");
 
-/* Sets up a writer in w's memory with resolved options o. */
-static void writer_setup(desert_writer *w, const desert_options *o, const desert_kernels *k) {
+/* Sets up a writer in w's memory whose w->opt holds the resolved options. */
+static void writer_setup(desert_writer *w, const desert_kernels *k) {
   /* Only the records and compression state need zeros (see the layout
    * note in writer_internal.h); the rest is set here. */
   desert_zero(&w->records, offsetof(desert_writer, count_sink) - offsetof(desert_writer, records));
   w->status = DESERT_OK;
-  w->opt = *o;
   w->k = k;
   w->depth = 0;
   w->main.data = w->own = w->inline_buf;
@@ -123,7 +122,8 @@ desert_status desert_writer_create(const desert_options *opt, desert_writer **ou
   if (st) return st;
   desert_writer *w = desert_mem_alloc(&o.allocator, sizeof *w);
   if (!w) return DESERT_E_NOMEM;
-  writer_setup(w, &o, k);
+  w->opt = o;
+  writer_setup(w, k);
   *out = w;
   return DESERT_OK;
 }
@@ -134,16 +134,16 @@ desert_status desert_writer_init(void *storage, size_t size, const desert_option
                                  desert_writer **out) {
   if (!out) return DESERT_E_ARGUMENT;
   *out = NULL;
-  desert_options o;
   const desert_kernels *k;
-  desert_status st = desert_spare_prepare(storage, size, sizeof(desert_writer), opt, &o, &k);
+  desert_status st =
+      desert_spare_prepare(storage, size, sizeof(desert_writer), offsetof(desert_writer, opt), opt, &k);
   if (st) return st;
   desert_writer *w = storage;
-  writer_setup(w, &o, k);
+  writer_setup(w, k);
   /* From here on every allocation of the writer (and of the layers above,
    * which allocate through w->opt.allocator) is served by the storage
    * first. */
-  desert_spare_init(&w->spare, storage, size, sizeof *w, &w->opt.allocator);
+  desert_spare_init(&w->spare, storage, size, sizeof *w, opt, &w->opt.allocator);
   *out = w;
   return DESERT_OK;
 }
