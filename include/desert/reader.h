@@ -2,6 +2,10 @@
  * cursor over caller memory and every primitive value of FORMAT.md §1–§12.
  * SPDX-License-Identifier: MIT
  *
+ * Contexts live on the heap (desert_reader_create) or in caller storage
+ * (desert_reader_init); the inline fast paths of desert/reader_inline.h
+ * (desert_read_*_inline) work on both, with the same results.
+ *
  * Input is hostile: every read is bounds-checked; a length prefix is checked
  * against the remaining input (and options.max_length) before anything is
  * allocated; nesting is bounded by options.max_depth.

@@ -2,6 +2,10 @@
  * management and every primitive value of FORMAT.md §1–§12.
  * SPDX-License-Identifier: MIT
  *
+ * Contexts live on the heap (desert_writer_create) or in caller storage
+ * (desert_writer_init: no allocation for small messages); the inline fast
+ * paths of desert/writer_inline.h (desert_write_*_inline) work on both.
+ *
  * Output modes: a growable buffer owned by the writer (default), a fixed
  * caller-owned buffer (desert_writer_use_buffer; overflow fails with
  * DESERT_E_DST_TOO_SMALL), or size-only counting (desert_writer_count_only;
