@@ -52,10 +52,7 @@ typedef struct cs {
   desert_writer *w; /* the row's reused writer (also used by fresh rows' checks) */
   desert_reader *r; /* the row's reader */
   int fresh;        /* 1: a new writer per op */
-  int storage;      /* 1: contexts in caller storage (the storage fields below) */
-  desert_writer_storage ws;     /* a fresh op's writer */
-  desert_writer_storage ws_row; /* the row's writer */
-  desert_reader_storage rs_row; /* the row's reader */
+  int storage;      /* 1: contexts in caller storage (the storage fields at the end) */
   size_t n;         /* element count / size parameter */
   /* expected wire bytes per variant (also the decode inputs) */
   uint8_t *enc[K];
@@ -66,6 +63,11 @@ typedef struct cs {
   size_t src_len[K];
   uint8_t *dst; /* memcpy rows: destination */
   void *extra;  /* case-specific */
+  /* Last, so the inputs above keep the offsets they had before these
+   * were added (the heap rows' memory layout stays as it was). */
+  desert_writer_storage ws;     /* a fresh op's writer */
+  desert_writer_storage ws_row; /* the row's writer */
+  desert_reader_storage rs_row; /* the row's reader */
 } cs;
 
 static void cs_free(void *p) {
