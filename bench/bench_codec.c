@@ -14,6 +14,15 @@
  * Decoding always uses one reader per row (desert_reader_begin per op, the
  * documented reuse of a reader) and stores decoded collections in the
  * reader's arena; strings and byte blocks come out as zero-copy views.
+ *
+ * The small-message cases (1-5, 8, 10, 13, 17) run the API the README
+ * recommends for one-shot C use: contexts in caller storage
+ * (desert_writer_init / desert_reader_init; a fresh op builds its writer
+ * in storage owned by the row, as a stack variable would be) and the
+ * inline fast paths (desert_write_*_inline, desert_read_*_inline). Their
+ * "_heap" twins are the same rows through heap contexts
+ * (desert_writer_create / desert_reader_create) and the exported
+ * functions, as before.
  * Decode inputs rotate over CODEC_K variants of the same shape and size.
  *
  * Expected bytes are built with the independent encoders of
@@ -43,6 +52,7 @@ typedef struct cs {
   desert_writer *w; /* the row's reused writer (also used by fresh rows' checks) */
   desert_reader *r; /* the row's reader */
   int fresh;        /* 1: a new writer per op */
+  int storage;      /* 1: contexts in caller storage (the storage fields at the end) */
   size_t n;         /* element count / size parameter */
   /* expected wire bytes per variant (also the decode inputs) */
   uint8_t *enc[K];
@@ -53,6 +63,11 @@ typedef struct cs {
   size_t src_len[K];
   uint8_t *dst; /* memcpy rows: destination */
   void *extra;  /* case-specific */
+  /* Last, so the inputs above keep the offsets they had before these
+   * were added (the heap rows' memory layout stays as it was). */
+  desert_writer_storage ws;     /* a fresh op's writer */
+  desert_writer_storage ws_row; /* the row's writer */
+  desert_reader_storage rs_row; /* the row's reader */
 } cs;
 
 static void cs_free(void *p) {
@@ -69,14 +84,24 @@ static void cs_free(void *p) {
   free(s);
 }
 
+/* Context kinds of a row (the `fresh` argument of cs_new and the setups). */
+enum { CS_REUSED = 0, CS_FRESH = 1, CS_STORAGE = 2 };
+
 static cs *cs_new(desert_isa isa, size_t n, int fresh, unsigned flags, codec_info *info) {
   cs *s = calloc(1, sizeof *s);
   if (!s) return NULL;
   codec_options(&s->opt, isa, flags);
   s->n = n;
-  s->fresh = fresh;
-  desert_status st = desert_writer_create(&s->opt, &s->w);
-  if (!st) st = desert_reader_create(&s->opt, &s->r);
+  s->fresh = fresh & CS_FRESH;
+  s->storage = (fresh & CS_STORAGE) != 0;
+  desert_status st;
+  if (s->storage) {
+    st = desert_writer_init(&s->ws_row, sizeof s->ws_row, &s->opt, &s->w);
+    if (!st) st = desert_reader_init(&s->rs_row, sizeof s->rs_row, &s->opt, &s->r);
+  } else {
+    st = desert_writer_create(&s->opt, &s->w);
+    if (!st) st = desert_reader_create(&s->opt, &s->r);
+  }
   if (st) {
     if (info)
       snprintf(info->fail, sizeof info->fail, "cannot create a context for ISA %s: %s",
@@ -103,7 +128,9 @@ static desert_writer *op_writer(cs *s) {
     return s->w;
   }
   desert_writer *w = NULL;
-  if (desert_writer_create(&s->opt, &w)) return NULL;
+  if (s->storage ? desert_writer_init(&s->ws, sizeof s->ws, &s->opt, &w)
+                 : desert_writer_create(&s->opt, &w))
+    return NULL;
   return w;
 }
 static void op_writer_done(const cs *s, desert_writer *w) {
@@ -308,9 +335,8 @@ static int verify_str_de(void *p, char *msg, size_t cap) {
 
 /* ---- case 5: var_i32 to a fresh buffer ----------------------------------------- */
 
-static void *setup_vari32(desert_isa isa, size_t n, codec_info *info) {
-  (void)n;
-  cs *s = cs_new(isa, 1, 1, 0, info);
+static void *setup_vari32_common(desert_isa isa, int fresh, codec_info *info) {
+  cs *s = cs_new(isa, 1, fresh, 0, info);
   if (!s) return NULL;
   for (unsigned k = 0; k < K; k++) {
     s->i32[k] = bv_var_i32(k); /* all 4-byte varints */
@@ -1743,6 +1769,280 @@ static int verify_member_v2(void *p, char *msg, size_t cap) {
   return 0;
 }
 
+/* ---- cases 1-5, 8, 10, 13, 17 through caller storage + inline fast paths --------
+ * The same values, bytes and checks as the rows above, written the way the
+ * README recommends for one-shot C use. The "_heap" rows are the rows above. */
+
+#define SETUP_AS(name, common, kind)                                         \
+  static void *name(desert_isa isa, size_t n, codec_info *info) {            \
+    (void)n;                                                                 \
+    return common(isa, kind, info);                                          \
+  }
+SETUP_AS(setup_vari32, setup_vari32_common, CS_FRESH)
+SETUP_AS(setup_i32_fresh_st, setup_i32_common, CS_FRESH | CS_STORAGE)
+SETUP_AS(setup_i32_reused_st, setup_i32_common, CS_REUSED | CS_STORAGE)
+SETUP_AS(setup_str_fresh_st, setup_str_common, CS_FRESH | CS_STORAGE)
+SETUP_AS(setup_str_reused_st, setup_str_common, CS_REUSED | CS_STORAGE)
+SETUP_AS(setup_vari32_st, setup_vari32_common, CS_FRESH | CS_STORAGE)
+SETUP_AS(setup_opt_fresh_st, setup_opt, CS_FRESH | CS_STORAGE)
+SETUP_AS(setup_opt_reused_st, setup_opt, CS_REUSED | CS_STORAGE)
+static void *setup_rec8_fresh_st(desert_isa isa, size_t n, codec_info *info) {
+  (void)n;
+  return setup_rec8(isa, CS_FRESH | CS_STORAGE, 0, info);
+}
+static void *setup_rec8_reused_st(desert_isa isa, size_t n, codec_info *info) {
+  (void)n;
+  return setup_rec8(isa, CS_REUSED | CS_STORAGE, 0, info);
+}
+static void *setup_rec8_count_st(desert_isa isa, size_t n, codec_info *info) {
+  (void)n;
+  return setup_rec8(isa, CS_REUSED | CS_STORAGE, 1, info);
+}
+
+/* One op's message for cases 1/17, 3, 5 and 13 (s->n tells 3 apart). */
+typedef enum { ST_I32, ST_STR, ST_VARI32, ST_OPT } st_kind;
+
+static void st_write(const cs *s, desert_writer *w, st_kind kind, unsigned k) {
+  switch (kind) {
+    case ST_I32:
+      desert_write_i32_inline(w, s->i32[k]);
+      break;
+    case ST_STR:
+      desert_write_string_inline(w, s->src[k], s->src_len[k]);
+      break;
+    case ST_VARI32:
+      desert_write_var_i32_inline(w, s->i32[k]);
+      break;
+    case ST_OPT:
+      desert_write_option_inline(w, true);
+      desert_write_i32_inline(w, s->i32[k]);
+      break;
+  }
+}
+
+/* kind is a constant at every call, so each row's op inlines to its own
+ * straight-line code. */
+static inline uint64_t st_ser(cs *s, size_t i, st_kind kind) {
+  desert_writer *w = op_writer(s);
+  if (!w) return 0;
+  st_write(s, w, kind, (unsigned)(i % K));
+  size_t len;
+  const uint8_t *d = desert_writer_data(w, &len);
+  uint64_t r = d ? (uint64_t)d[len - 1] + len : 0;
+  op_writer_done(s, w);
+  return r;
+}
+static uint64_t run_i32_ser_st(void *p, size_t i) { return st_ser(p, i, ST_I32); }
+static uint64_t run_str_ser_st(void *p, size_t i) { return st_ser(p, i, ST_STR); }
+static uint64_t run_vari32_ser_st(void *p, size_t i) { return st_ser(p, i, ST_VARI32); }
+
+static int st_verify_ser(cs *s, st_kind kind, const char *what, char *msg, size_t cap) {
+  for (unsigned k = 0; k < K; k++) {
+    desert_writer *w = op_writer(s);
+    if (!w) return codec_fail(msg, cap, "cannot build a writer in storage");
+    st_write(s, w, kind, k);
+    int bad = check_writer(what, w, s, k, msg, cap);
+    op_writer_done(s, w);
+    if (bad) return 1;
+  }
+  return 0;
+}
+/* The literal checks of the heap rows' verify run first (same inputs). */
+static int verify_i32_ser_st(void *p, char *msg, size_t cap) {
+  static const uint8_t lit[] = {0x07, 0x5b, 0xcd, 0x15};
+  cs *s = p;
+  if (codec_check_bytes("case 1 literal", s->enc[0], s->enc_len[0], lit, 4, msg, cap)) return 1;
+  return st_verify_ser(s, ST_I32, "i32 (storage, inline)", msg, cap);
+}
+static int verify_str_ser_st(void *p, char *msg, size_t cap) {
+  cs *s = p;
+  if (s->enc_len[0] != 44 || s->enc[0][0] != 0x56)
+    return codec_fail(msg, cap, "case 3: expected 44 bytes starting 56");
+  return st_verify_ser(s, ST_STR, "string (storage, inline)", msg, cap);
+}
+static int verify_vari32_st(void *p, char *msg, size_t cap) {
+  static const uint8_t lit[] = {0xa9, 0xb4, 0xde, 0x75};
+  cs *s = p;
+  if (codec_check_bytes("case 5 literal", s->enc[0], s->enc_len[0], lit, 4, msg, cap)) return 1;
+  return st_verify_ser(s, ST_VARI32, "var_i32 (storage, inline)", msg, cap);
+}
+
+static uint64_t run_i32_de_st(void *p, size_t i) {
+  cs *s = p;
+  unsigned k = (unsigned)(i % K);
+  int32_t v = 0;
+  desert_reader_begin(s->r, s->enc[k], s->enc_len[k]);
+  desert_read_i32_inline(s->r, &v);
+  return (uint32_t)v;
+}
+static uint64_t run_str_de_st(void *p, size_t i) {
+  cs *s = p;
+  unsigned k = (unsigned)(i % K);
+  desert_str v = {NULL, 0};
+  desert_reader_begin(s->r, s->enc[k], s->enc_len[k]);
+  desert_read_string_inline(s->r, &v);
+  return v.len + (uint64_t)(uintptr_t)v.ptr;
+}
+static int verify_de_st(void *p, char *msg, size_t cap) {
+  cs *s = p;
+  for (unsigned k = 0; k < K; k++) {
+    desert_reader_begin(s->r, s->enc[k], s->enc_len[k]);
+    if (s->n == 1) { /* i32 */
+      int32_t v = 0;
+      desert_read_i32_inline(s->r, &v);
+      if (check_reader_done("i32 (inline)", s->r, s->enc_len[k], k, msg, cap)) return 1;
+      if (v != s->i32[k]) return codec_fail(msg, cap, "i32 variant %u: got %d", k, v);
+    } else {
+      desert_str v = {NULL, 0};
+      desert_read_string_inline(s->r, &v);
+      if (check_reader_done("string (inline)", s->r, s->enc_len[k], k, msg, cap)) return 1;
+      if (v.len != s->src_len[k] || memcmp(v.ptr, s->src[k], v.len) != 0)
+        return codec_fail(msg, cap, "string variant %u: wrong text", k);
+    }
+  }
+  return 0;
+}
+
+static uint64_t run_opt_rt_st(void *p, size_t i) {
+  cs *s = p;
+  desert_writer *w = op_writer(s);
+  if (!w) return 0;
+  st_write(s, w, ST_OPT, (unsigned)(i % K));
+  size_t len;
+  const uint8_t *d = desert_writer_data(w, &len);
+  bool some = false;
+  int32_t v = 0;
+  desert_reader_begin(s->r, d, len);
+  if (!desert_read_option_inline(s->r, &some) && some) desert_read_i32_inline(s->r, &v);
+  op_writer_done(s, w);
+  return (uint64_t)(uint32_t)v + some + len;
+}
+static int verify_opt_st(void *p, char *msg, size_t cap) {
+  static const uint8_t lit[] = {0x01, 0x00, 0x00, 0x00, 0x2a};
+  cs *s = p;
+  if (codec_check_bytes("case 13 literal", s->enc[0], s->enc_len[0], lit, 5, msg, cap)) return 1;
+  if (st_verify_ser(s, ST_OPT, "option (storage, inline)", msg, cap)) return 1;
+  for (unsigned k = 0; k < K; k++) {
+    bool some = false;
+    int32_t v = 0;
+    desert_reader_begin(s->r, s->enc[k], 5);
+    desert_read_option_inline(s->r, &some);
+    if (some) desert_read_i32_inline(s->r, &v);
+    if (check_reader_done("option (inline)", s->r, 5, k, msg, cap)) return 1;
+    if (!some || v != s->i32[k]) return codec_fail(msg, cap, "option variant %u differs", k);
+  }
+  return 0;
+}
+
+/* Case 8's record with the inline fast paths for its fields. */
+static desert_status rec8_write_st(desert_writer *w, const rec8 *p) {
+  desert_record_writer rw;
+  if (desert_record_write_begin(w, &rec8_desc, &rw)) return desert_writer_status(w);
+  desert_record_write_field(&rw, 0);
+  desert_write_i32_inline(w, p->id);
+  desert_record_write_field(&rw, 1);
+  desert_write_string_inline(w, p->name, p->name_len);
+  desert_record_write_field(&rw, 2);
+  desert_write_f64_inline(w, p->score);
+  desert_record_write_field(&rw, 3);
+  desert_write_bool_inline(w, p->active);
+  desert_record_write_field(&rw, 4);
+  desert_write_count_inline(w, 4);
+  for (unsigned t = 0; t < 4; t++) desert_write_string_inline(w, p->tag[t], p->tag_len[t]);
+  return desert_record_write_end(&rw);
+}
+
+static desert_status rec8_read_st(desert_reader *r, rec8_view *o) {
+  desert_record_reader rr;
+  desert_field_action a = DESERT_FIELD_READ;
+  if (desert_record_read_begin(r, &rec8_desc, &rr)) return desert_reader_status(r);
+  if (!desert_record_read_field(&rr, 0, &a)) desert_read_i32_inline(r, &o->id);
+  if (!desert_record_read_field(&rr, 1, &a)) desert_read_string_inline(r, &o->name);
+  if (!desert_record_read_field(&rr, 2, &a)) desert_read_f64_inline(r, &o->score);
+  if (!desert_record_read_field(&rr, 3, &a)) desert_read_bool_inline(r, &o->active);
+  if (!desert_record_read_field(&rr, 4, &a)) {
+    o->tags = NULL;
+    o->ntags = 0;
+    desert_seq seq;
+    if (a == DESERT_FIELD_READ && !desert_read_seq_begin(r, &seq)) {
+      if (!seq.known || seq.count > desert_reader_remaining(r))
+        return desert_reader_fail(r, DESERT_E_DESERIALIZATION, seq.offset);
+      o->tags = desert_reader_alloc(r, seq.count * sizeof *o->tags, 16);
+      if (!o->tags) return desert_reader_status(r);
+      for (size_t j = 0; j < seq.count; j++) desert_read_string_inline(r, &o->tags[j]);
+      o->ntags = seq.count;
+    }
+  }
+  return desert_record_read_end(&rr);
+}
+
+static uint64_t run_rec8_rt_st(void *p, size_t i) {
+  cs *s = p;
+  unsigned k = (unsigned)(i % K);
+  desert_writer *w = op_writer(s);
+  if (!w) return 0;
+  rec8_write_st(w, s->src[k]);
+  size_t len;
+  const uint8_t *d = desert_writer_data(w, &len);
+  rec8_view v;
+  desert_reader_begin(s->r, d, len);
+  uint64_t r = rec8_read_st(s->r, &v) ? 0 : rec8_view_sum(&v) + len;
+  op_writer_done(s, w);
+  return r;
+}
+static uint64_t run_rec8_ser_st(void *p, size_t i) {
+  cs *s = p;
+  desert_writer *w = op_writer(s);
+  if (!w) return 0;
+  rec8_write_st(w, s->src[i % K]);
+  size_t len;
+  const uint8_t *d = desert_writer_data(w, &len);
+  uint64_t r = d ? (uint64_t)d[len - 1] + len : 0;
+  op_writer_done(s, w);
+  return r;
+}
+static uint64_t run_rec8_de_st(void *p, size_t i) {
+  cs *s = p;
+  unsigned k = (unsigned)(i % K);
+  rec8_view v;
+  desert_reader_begin(s->r, s->enc[k], s->enc_len[k]);
+  return rec8_read_st(s->r, &v) ? 0 : rec8_view_sum(&v);
+}
+static uint64_t run_rec8_size_st(void *p, size_t i) {
+  cs *s = p;
+  desert_writer_reset(s->w); /* stays in size-only mode */
+  rec8_write_st(s->w, s->src[i % K]);
+  return desert_writer_size(s->w);
+}
+static int verify_rec8_st(void *p, char *msg, size_t cap) {
+  cs *s = p;
+  for (unsigned k = 0; k < K; k++) {
+    desert_writer *w = op_writer(s);
+    if (!w) return codec_fail(msg, cap, "cannot build a writer in storage");
+    rec8_write_st(w, s->src[k]);
+    int bad = check_writer("record (storage, inline)", w, s, k, msg, cap);
+    op_writer_done(s, w);
+    if (bad) return 1;
+    rec8_view v;
+    desert_reader_begin(s->r, s->enc[k], s->enc_len[k]);
+    rec8_read_st(s->r, &v);
+    if (check_reader_done("record (inline)", s->r, s->enc_len[k], k, msg, cap)) return 1;
+    if (rec8_check_view(&v, s->src[k], k, msg, cap)) return 1;
+  }
+  /* the heap rows' checks too: the literal bytes */
+  return verify_rec8(p, msg, cap);
+}
+static int verify_rec8_size_st(void *p, char *msg, size_t cap) {
+  cs *s = p;
+  for (unsigned k = 0; k < K; k++) {
+    uint64_t n = run_rec8_size_st(s, k);
+    if (desert_writer_status(s->w) || n != 54 || n != s->enc_len[k])
+      return codec_fail(msg, cap, "size-only (storage) variant %u: %llu bytes, expected 54", k,
+                        (unsigned long long)n);
+  }
+  return 0;
+}
+
 /* ---- the table ----------------------------------------------------------------------- */
 
 #define PI CODEC_PER_ISA
@@ -1753,18 +2053,30 @@ static int verify_member_v2(void *p, char *msg, size_t cap) {
 const codec_case bench_desert_cases[] = {
     {"c00_empty_op", "harness", "empty op: the harness floor", 0, HL, 0, 0, setup_empty,
      verify_ok, run_empty, free},
-    {"c01_i32_ser", "desert", "serialize i32 to a fresh buffer (writer create/free per op)", 1, HL,
-     8.4, 0, setup_i32_fresh, verify_i32_ser, run_i32_ser, cs_free},
-    {"c02_i32_de", "desert", "deserialize i32 (4 B)", 2, HL, 0.4, 0, setup_i32_reused,
-     verify_i32_de, run_i32_de, cs_free},
-    {"c03_str_ser", "desert", "serialize 43-char string to a fresh buffer", 3, HL, 22.8, 0,
-     setup_str_fresh, verify_str_ser, run_str_ser, cs_free},
-    {"c03_str_ser_reused", "desert", "serialize 43-char string, reused writer", 3, 0, 22.8, 0,
-     setup_str_reused, verify_str_ser, run_str_ser, cs_free},
-    {"c04_str_de", "desert", "deserialize 44-byte string (zero-copy view)", 4, HL, 20.9, 0,
-     setup_str_reused, verify_str_de, run_str_de, cs_free},
-    {"c05_vari32_ser", "desert", "write var_i32 to a fresh buffer", 5, HL, 13.5, 0, setup_vari32,
-     verify_vari32, run_vari32_ser, cs_free},
+    {"c01_i32_ser", "desert", "serialize i32 to a fresh buffer (writer in caller storage, inline write)",
+     1, HL, 8.4, 0, setup_i32_fresh_st, verify_i32_ser_st, run_i32_ser_st, cs_free},
+    {"c01_i32_ser_heap", "desert", "serialize i32 to a fresh buffer (writer create/free per op) (heap contexts, exported functions)",
+     1, 0, 8.4, 0, setup_i32_fresh, verify_i32_ser, run_i32_ser, cs_free},
+    {"c02_i32_de", "desert", "deserialize i32 (4 B), reader in caller storage, inline read",
+     2, HL, 0.4, 0, setup_i32_reused_st, verify_de_st, run_i32_de_st, cs_free},
+    {"c02_i32_de_heap", "desert", "deserialize i32 (4 B) (heap contexts, exported functions)",
+     2, 0, 0.4, 0, setup_i32_reused, verify_i32_de, run_i32_de, cs_free},
+    {"c03_str_ser", "desert", "serialize 43-char string to a fresh buffer (caller storage, inline)",
+     3, HL, 22.8, 0, setup_str_fresh_st, verify_str_ser_st, run_str_ser_st, cs_free},
+    {"c03_str_ser_heap", "desert", "serialize 43-char string to a fresh buffer (heap contexts, exported functions)",
+     3, 0, 22.8, 0, setup_str_fresh, verify_str_ser, run_str_ser, cs_free},
+    {"c03_str_ser_reused", "desert", "serialize 43-char string, reused writer in caller storage, inline",
+     3, 0, 22.8, 0, setup_str_reused_st, verify_str_ser_st, run_str_ser_st, cs_free},
+    {"c03_str_ser_reused_heap", "desert", "serialize 43-char string, reused writer (heap contexts, exported functions)",
+     3, 0, 22.8, 0, setup_str_reused, verify_str_ser, run_str_ser, cs_free},
+    {"c04_str_de", "desert", "deserialize 44-byte string (zero-copy view), caller storage, inline",
+     4, HL, 20.9, 0, setup_str_reused_st, verify_de_st, run_str_de_st, cs_free},
+    {"c04_str_de_heap", "desert", "deserialize 44-byte string (zero-copy view) (heap contexts, exported functions)",
+     4, 0, 20.9, 0, setup_str_reused, verify_str_de, run_str_de, cs_free},
+    {"c05_vari32_ser", "desert", "write var_i32 to a fresh buffer (caller storage, inline)",
+     5, HL, 13.5, 0, setup_vari32_st, verify_vari32_st, run_vari32_ser_st, cs_free},
+    {"c05_vari32_ser_heap", "desert", "write var_i32 to a fresh buffer (heap contexts, exported functions)",
+     5, 0, 13.5, 0, setup_vari32, verify_vari32, run_vari32_ser, cs_free},
     {"c06_i32x1000_rt", "desert", "roundtrip i32 x1000 (4,002 B), fresh writer", 6, HL | PI | PF,
      1315, 1000, setup_i32arr_rt, verify_i32arr, run_i32arr_rt, cs_free},
     {"c06_i32x1000_rt", "memcpy", "memcpy of 4,002 B", 6, 0, 0, 4002, setup_memcpy,
@@ -1785,24 +2097,36 @@ const codec_case bench_desert_cases[] = {
      setup_bytes_ser, verify_bytes, run_bytes_ser, cs_free},
     {"c07_bytes4k_de", "desert", "deserialize byte block 4096 B (zero-copy view)", 7, PI, 0, 4096,
      setup_bytes_de, verify_bytes, run_bytes_de, cs_free},
-    {"c08_record_rt", "desert", "roundtrip evolved record (54 B), fresh writer", 8, HL, 429, 0,
-     setup_rec8_fresh, verify_rec8, run_rec8_rt, cs_free},
-    {"c08_record_rt_reused", "desert", "roundtrip evolved record, reused writer", 8, 0, 429, 0,
-     setup_rec8_reused, verify_rec8, run_rec8_rt, cs_free},
-    {"c08_record_ser", "desert", "serialize evolved record, fresh writer", 8, 0, 0, 0,
-     setup_rec8_fresh, verify_rec8, run_rec8_ser, cs_free},
-    {"c08_record_ser_reused", "desert", "serialize evolved record, reused writer", 8, 0, 0, 0,
-     setup_rec8_reused, verify_rec8, run_rec8_ser, cs_free},
-    {"c08_record_de", "desert", "deserialize evolved record", 8, 0, 0, 0, setup_rec8_reused,
-     verify_rec8, run_rec8_de, cs_free},
+    {"c08_record_rt", "desert", "roundtrip evolved record (54 B), fresh writer in caller storage, inline fields",
+     8, HL, 429, 0, setup_rec8_fresh_st, verify_rec8_st, run_rec8_rt_st, cs_free},
+    {"c08_record_rt_heap", "desert", "roundtrip evolved record (54 B), fresh writer (heap contexts, exported functions)",
+     8, 0, 429, 0, setup_rec8_fresh, verify_rec8, run_rec8_rt, cs_free},
+    {"c08_record_rt_reused", "desert", "roundtrip evolved record, reused writer in caller storage, inline fields",
+     8, 0, 429, 0, setup_rec8_reused_st, verify_rec8_st, run_rec8_rt_st, cs_free},
+    {"c08_record_rt_reused_heap", "desert", "roundtrip evolved record, reused writer (heap contexts, exported functions)",
+     8, 0, 429, 0, setup_rec8_reused, verify_rec8, run_rec8_rt, cs_free},
+    {"c08_record_ser", "desert", "serialize evolved record, fresh writer in caller storage, inline fields",
+     8, 0, 0, 0, setup_rec8_fresh_st, verify_rec8_st, run_rec8_ser_st, cs_free},
+    {"c08_record_ser_heap", "desert", "serialize evolved record, fresh writer (heap contexts, exported functions)",
+     8, 0, 0, 0, setup_rec8_fresh, verify_rec8, run_rec8_ser, cs_free},
+    {"c08_record_ser_reused", "desert", "serialize evolved record, reused writer in caller storage, inline fields",
+     8, 0, 0, 0, setup_rec8_reused_st, verify_rec8_st, run_rec8_ser_st, cs_free},
+    {"c08_record_ser_reused_heap", "desert", "serialize evolved record, reused writer (heap contexts, exported functions)",
+     8, 0, 0, 0, setup_rec8_reused, verify_rec8, run_rec8_ser, cs_free},
+    {"c08_record_de", "desert", "deserialize evolved record, reader in caller storage, inline fields",
+     8, 0, 0, 0, setup_rec8_reused_st, verify_rec8_st, run_rec8_de_st, cs_free},
+    {"c08_record_de_heap", "desert", "deserialize evolved record (heap contexts, exported functions)",
+     8, 0, 0, 0, setup_rec8_reused, verify_rec8, run_rec8_de, cs_free},
     {"c09_dedup100_ser", "desert", "serialize DeduplicatedString x100 (130 B), fresh writer", 9,
      HL, 3005, 0, setup_dedup_fresh, verify_dedup, run_dedup_ser, cs_free},
     {"c09_dedup100_ser_reused", "desert", "serialize DeduplicatedString x100, reused writer", 9,
      0, 3005, 0, setup_dedup_reused, verify_dedup, run_dedup_ser, cs_free},
     {"c09_dedup100_de", "desert", "deserialize DeduplicatedString x100", 9, HL, 3389, 0,
      setup_dedup_reused, verify_dedup, run_dedup_de, cs_free},
-    {"c10_record_size", "desert", "serialized size of case 8's record (size-only writer)", 10,
-     HL, 161, 0, setup_rec8_count, verify_rec8_size, run_rec8_size, cs_free},
+    {"c10_record_size", "desert", "serialized size of case 8's record (size-only writer in caller storage, inline)",
+     10, HL, 161, 0, setup_rec8_count_st, verify_rec8_size_st, run_rec8_size_st, cs_free},
+    {"c10_record_size_heap", "desert", "serialized size of case 8's record (size-only writer) (heap contexts, exported functions)",
+     10, 0, 161, 0, setup_rec8_count, verify_rec8_size, run_rec8_size, cs_free},
     {"c11_str100_rt", "desert", "roundtrip strings item0..item99 (692 B), fresh writer", 11,
      HL | PI, 3518, 0, setup_str100_fresh, verify_str100, run_str100_rt, cs_free},
     {"c11_str100_rt_reused", "desert", "roundtrip strings x100, reused writer", 11, PI, 3518, 0,
@@ -1811,10 +2135,14 @@ const codec_case bench_desert_cases[] = {
      7518, 0, setup_map100_fresh, verify_map100, run_map100_rt, cs_free},
     {"c12_map100_rt_reused", "desert", "roundtrip map String->i32 x100, reused writer", 12, 0,
      7518, 0, setup_map100_reused, verify_map100, run_map100_rt, cs_free},
-    {"c13_opt_i32_rt", "desert", "roundtrip Option<i32> Some(42) (5 B), fresh writer", 13, HL,
-     13.3, 0, setup_opt_fresh, verify_opt, run_opt_rt, cs_free},
-    {"c13_opt_i32_rt_reused", "desert", "roundtrip Option<i32>, reused writer", 13, 0, 13.3, 0,
-     setup_opt_reused, verify_opt, run_opt_rt, cs_free},
+    {"c13_opt_i32_rt", "desert", "roundtrip Option<i32> Some(42) (5 B), fresh writer in caller storage, inline",
+     13, HL, 13.3, 0, setup_opt_fresh_st, verify_opt_st, run_opt_rt_st, cs_free},
+    {"c13_opt_i32_rt_heap", "desert", "roundtrip Option<i32> Some(42) (5 B), fresh writer (heap contexts, exported functions)",
+     13, 0, 13.3, 0, setup_opt_fresh, verify_opt, run_opt_rt, cs_free},
+    {"c13_opt_i32_rt_reused", "desert", "roundtrip Option<i32>, reused writer in caller storage, inline",
+     13, 0, 13.3, 0, setup_opt_reused_st, verify_opt_st, run_opt_rt_st, cs_free},
+    {"c13_opt_i32_rt_reused_heap", "desert", "roundtrip Option<i32>, reused writer (heap contexts, exported functions)",
+     13, 0, 13.3, 0, setup_opt_reused, verify_opt, run_opt_rt, cs_free},
     {"c14_i32x10000_rt", "desert", "roundtrip i32 x10000 (40,003 B), fresh writer", 14,
      HL | PI | PF, 12222, 10000, setup_i32arr_rt, verify_i32arr, run_i32arr_rt, cs_free},
     {"c14_i32x10000_rt", "memcpy", "memcpy of 40,003 B", 14, 0, 0, 40003, setup_memcpy,
@@ -1838,24 +2166,33 @@ const codec_case bench_desert_cases[] = {
     {"c16_golden_decode", "desert", "decode dataset1.bin (242,540 B) into the golden C model", 16,
      HL | PI | PF, 22392, 0, setup_golden_reused, verify_golden, run_golden_decode, golden_free},
     {"c16_golden_encode", "desert", "encode the golden model (modern form, 242,534 B), fresh writer",
+     
      16, HL | PI | PF, 28633, 0, setup_golden_fresh, verify_golden, run_golden_encode, golden_free},
     {"c16_golden_encode_reused", "desert", "encode the golden model, reused writer", 16, PI | PF,
      28633, 0, setup_golden_reused, verify_golden, run_golden_encode, golden_free},
     {"c16_golden_decode_hot", "desert", "decode dataset1.bin, one input every op (warm caches)",
      16, PI, 22392, 0, setup_golden_hot, verify_golden, run_golden_decode, golden_free},
     {"c16_golden_encode_hot", "desert", "encode the golden model, one model every op, reused writer",
+     
      16, PI, 28633, 0, setup_golden_hot, verify_golden, run_golden_encode, golden_free},
-    {"c17_i32_ser_reused", "desert", "serialize i32 into a reused buffer", 17, HL, 2.8, 0,
-     setup_i32_reused, verify_i32_ser, run_i32_ser, cs_free},
+    {"c17_i32_ser_reused", "desert", "serialize i32 into a reused buffer (writer in caller storage, inline)",
+     17, HL, 2.8, 0, setup_i32_reused_st, verify_i32_ser_st, run_i32_ser_st, cs_free},
+    {"c17_i32_ser_reused_heap", "desert", "serialize i32 into a reused buffer (heap contexts, exported functions)",
+     17, 0, 2.8, 0, setup_i32_reused, verify_i32_ser, run_i32_ser, cs_free},
     {"c18_deflate4k_rt", "desert", "roundtrip compressed block 4096 B, raw DEFLATE (desert-rust), reused writer",
+     
      18, HL, 0, 0, setup_z_raw, verify_z, run_z_rt, cs_free},
     {"c18_zlib4k_rt", "desert", "roundtrip compressed block 4096 B, zlib flavour (desert-scala), reused writer",
+     
      18, 0, 0, 0, setup_z_zlib, verify_z, run_z_rt, cs_free},
     {"c18_zstd4k_rt", "desert", "roundtrip compressed block 4096 B, zstd (libdesert extension), reused writer",
+     
      18, 0, 0, 0, setup_z_zstd, verify_z, run_z_rt, cs_free},
     {"c19_old_defaults_de", "desert", "deserialize v0 data with a v2 reader (two FieldAdded defaults)",
+     
      19, HL, 0, 0, setup_member_old, verify_member_old, run_member_old_de, cs_free},
     {"c20_multichunk_rt", "desert", "roundtrip version-2 record with two FieldAdded chunks, fresh writer",
+     
      20, HL, 0, 0, setup_member_v2_fresh, verify_member_v2, run_member_v2_rt, cs_free},
     {"c20_multichunk_rt_reused", "desert", "roundtrip version-2 record, reused writer", 20, 0, 0, 0,
      setup_member_v2_reused, verify_member_v2, run_member_v2_rt, cs_free},

@@ -12,7 +12,7 @@
 #    fuzz_<target> (test/fuzz/CMakeLists.txt).
 # SPDX-License-Identifier: MIT
 set(DESERT_FUZZ_TARGETS
-  values strings temporal golden evolution enum compressed refs roundtrip
+  values strings temporal golden evolution enum compressed refs roundtrip inline
   kernel_bswap kernel_varint kernel_utf8 kernel_utf16 kernel_latin1)
 # The schema-layer harnesses also need the JSON layer (src/json): the replay
 # drivers link desert::json, the libFuzzer build compiles it with coverage.

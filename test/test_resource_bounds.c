@@ -39,6 +39,7 @@ int fz_target_enum(const uint8_t *data, size_t size);
 int fz_target_compressed(const uint8_t *data, size_t size);
 int fz_target_refs(const uint8_t *data, size_t size);
 int fz_target_roundtrip(const uint8_t *data, size_t size);
+int fz_target_inline(const uint8_t *data, size_t size);
 #ifdef DESERT_FUZZ_HAVE_JSON
 int fz_target_types(const uint8_t *data, size_t size);
 int fz_target_schema_json(const uint8_t *data, size_t size);
@@ -59,7 +60,7 @@ static const target targets[] = {
     {"temporal", fz_target_temporal}, {"golden", fz_target_golden},
     {"evolution", fz_target_evolution}, {"enum", fz_target_enum},
     {"compressed", fz_target_compressed}, {"refs", fz_target_refs},
-    {"roundtrip", fz_target_roundtrip},
+    {"roundtrip", fz_target_roundtrip}, {"inline", fz_target_inline},
 #ifdef DESERT_FUZZ_HAVE_JSON
     {"types", fz_target_types},       {"schema_json", fz_target_schema_json},
     {"stream", fz_target_stream},

@@ -2,6 +2,10 @@
  * cursor over caller memory and every primitive value of FORMAT.md §1–§12.
  * SPDX-License-Identifier: MIT
  *
+ * Contexts live on the heap (desert_reader_create) or in caller storage
+ * (desert_reader_init); the inline fast paths of desert/reader_inline.h
+ * (desert_read_*_inline) work on both, with the same results.
+ *
  * Input is hostile: every read is bounds-checked; a length prefix is checked
  * against the remaining input (and options.max_length) before anything is
  * allocated; nesting is bounded by options.max_depth.
@@ -40,6 +44,19 @@ extern "C" {
 
 typedef struct desert_reader desert_reader;
 
+/* ---- the visible head of a reader -------------------------------------------
+ * Only for the inline functions of desert/reader_inline.h: a reader starts
+ * with this struct, whose layout the library keeps fixed. Application code
+ * reads nothing here and writes nothing: use the functions. */
+typedef struct desert_reader_fast {
+  desert_status status; /* the first error, DESERT_OK while none */
+  size_t pos;           /* absolute offset of the next byte */
+  size_t end;           /* current limit: end of input or of a record chunk */
+  const uint8_t *base;  /* the input (never NULL) */
+  size_t str_max;       /* longest string the inline path may return:
+                         * min(options.max_length, 63) */
+} desert_reader_fast;
+
 /* A validated UTF-8 view (not NUL-terminated). */
 typedef struct desert_str {
   const char *ptr;
@@ -62,7 +79,67 @@ typedef struct desert_seq {
 
 /* Creates a reader. opt NULL = defaults. Statuses as desert_writer_create. */
 DESERT_API desert_status desert_reader_create(const desert_options *opt, desert_reader **out);
+/* Frees the reader and everything it owns. NULL is fine. For a reader made
+ * by desert_reader_init: gives back the memory it took from the allocator
+ * and leaves the storage itself to the caller. */
 DESERT_API void desert_reader_free(desert_reader *r);
+
+/* ---- caller storage ---------------------------------------------------------
+ * A reader that lives in the caller's memory instead of the heap:
+ *
+ *   desert_reader_storage rs;          // DESERT_READER_STORAGE_SIZE bytes
+ *   desert_reader *r;
+ *   desert_reader_init(&rs, sizeof rs, NULL, &r);
+ *   desert_reader_begin(r, bytes, len);
+ *   int32_t v;
+ *   desert_read_i32_inline(r, &v);     // reader_inline.h
+ *   ... desert_reader_status(r) ...
+ *   desert_reader_free(r);             // storage stays the caller's
+ *
+ * Size and alignment contract: aligned like malloc's memory
+ * (alignof(max_align_t); desert_reader_storage is), at least
+ * desert_reader_storage_min() bytes. The part after the context serves,
+ * without the allocator, what the reader would otherwise allocate lazily:
+ * the record header stack, the first arena block, session tables; what
+ * does not fit comes from options.allocator. With DESERT_READER_STORAGE_SIZE
+ * bytes a message of primitives, strings, byte blocks or small records
+ * (a versioned one with a few arena arrays) decodes with no allocation.
+ * Arena memory (desert_reader_alloc and the data documented to live there)
+ * lives until the next begin/reset/free, as for a heap reader. The storage
+ * must stay in place and untouched until desert_reader_free, which is
+ * needed only if the reader may have taken heap memory but is always cheap
+ * and correct to call. */
+#define DESERT_READER_STORAGE_SIZE 2048u
+typedef union desert_reader_storage {
+  unsigned char bytes[DESERT_READER_STORAGE_SIZE];
+  max_align_t align_; /* the alignment contract */
+} desert_reader_storage;
+
+/* The smallest storage desert_reader_init accepts in this build. */
+DESERT_API size_t desert_reader_storage_min(void);
+/* Builds a reader inside storage[0..size), without input (call
+ * desert_reader_begin). opt NULL = defaults. Statuses: DESERT_E_ARGUMENT
+ * (storage or out NULL, misaligned, too small, bad options),
+ * DESERT_E_ISA_UNAVAILABLE. Never allocates. *out is NULL on failure. */
+DESERT_API desert_status desert_reader_init(void *storage, size_t size, const desert_options *opt,
+                                            desert_reader **out);
+
+/* One-shot decoding: read(r, out) on a reader in caller storage over
+ * data[0..len). Returns the reader's first error or else read's own return
+ * value. *offset (may be NULL) = the reader's error offset
+ * (desert_reader_error_offset) when the reader failed, else the bytes
+ * consumed (compare with len to reject trailing bytes; also when read()
+ * alone returned an error). read NULL is DESERT_E_ARGUMENT. Views into
+ * data that read() stored stay valid as long as data; everything read()
+ * got from the reader's arena (desert_reader_alloc, decompressed blocks,
+ * lenient UTF-8 copies) is released before desert_decode returns: copy it
+ * inside read(), or use a reader of your own. opt NULL = defaults. No
+ * allocation for small messages (see desert_reader_init). Thread-safe for
+ * distinct outputs. */
+typedef desert_status (*desert_read_fn)(desert_reader *r, void *out);
+DESERT_API desert_status desert_decode(const desert_options *opt, desert_read_fn read, void *out,
+                                       const void *data, size_t len, size_t *offset);
+
 /* Starts reading a new top-level message: data[0..len) is borrowed (may be
  * NULL when len is 0). Clears the error, position, string and reference
  * tables and the arena, keeping their memory. Never allocates. */
@@ -208,4 +285,7 @@ DESERT_API desert_status desert_read_type_id(desert_reader *r, uint32_t *type_id
 #ifdef __cplusplus
 }
 #endif
+
+#include "desert/reader_inline.h"
+
 #endif /* DESERT_READER_H */

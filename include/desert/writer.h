@@ -2,6 +2,10 @@
  * management and every primitive value of FORMAT.md §1–§12.
  * SPDX-License-Identifier: MIT
  *
+ * Contexts live on the heap (desert_writer_create) or in caller storage
+ * (desert_writer_init: no allocation for small messages); the inline fast
+ * paths of desert/writer_inline.h (desert_write_*_inline) work on both.
+ *
  * Output modes: a growable buffer owned by the writer (default), a fixed
  * caller-owned buffer (desert_writer_use_buffer; overflow fails with
  * DESERT_E_DST_TOO_SMALL), or size-only counting (desert_writer_count_only;
@@ -33,6 +37,26 @@ extern "C" {
 
 typedef struct desert_writer desert_writer;
 
+/* ---- the visible head of a writer ------------------------------------------
+ * Only for the inline functions of desert/writer_inline.h: a writer starts
+ * with a desert_writer_fast, and its `t` points at the target the next
+ * bytes go to (the output, or a record chunk buffer). The library keeps the
+ * layout of both structs fixed. Application code reads nothing here and
+ * writes nothing: use the functions. */
+typedef struct desert_wtarget {
+  uint8_t *data; /* first byte of the target (NULL in size-only mode) */
+  size_t len;    /* bytes written to it */
+  size_t cap;    /* bytes it can hold before the library must act (0 in
+                  * size-only mode, where len counts past it) */
+  unsigned mode; /* private */
+  uint8_t *inl;  /* private */
+} desert_wtarget;
+
+typedef struct desert_writer_fast {
+  desert_status status; /* the first error, DESERT_OK while none */
+  desert_wtarget *t;    /* where the next bytes go */
+} desert_writer_fast;
+
 /* 128-bit integers (Rust u128/i128), as two 64-bit halves. For i128 the
  * halves hold the two's complement bit pattern. */
 typedef struct desert_u128 {
@@ -44,8 +68,71 @@ typedef struct desert_u128 {
  * NULL, opt->struct_size too small or unknown flags), DESERT_E_ISA_UNAVAILABLE
  * (opt->isa not runnable here), DESERT_E_NOMEM. *out is NULL on failure. */
 DESERT_API desert_status desert_writer_create(const desert_options *opt, desert_writer **out);
-/* Frees the writer and everything it owns (not a caller buffer). NULL is fine. */
+/* Frees the writer and everything it owns (not a caller buffer). NULL is fine.
+ * For a writer made by desert_writer_init: gives back the memory it took
+ * from the allocator and leaves the storage itself to the caller. */
 DESERT_API void desert_writer_free(desert_writer *w);
+
+/* ---- caller storage ---------------------------------------------------------
+ * A writer that lives in the caller's memory (a stack variable, a field of
+ * the caller's struct, an arena block) instead of the heap:
+ *
+ *   desert_writer_storage ws;          // DESERT_WRITER_STORAGE_SIZE bytes
+ *   desert_writer *w;
+ *   desert_writer_init(&ws, sizeof ws, NULL, &w);
+ *   desert_write_i32_inline(w, 42);    // writer_inline.h
+ *   size_t len;
+ *   const uint8_t *bytes = desert_writer_data(w, &len);
+ *   ...use bytes...
+ *   desert_writer_free(w);             // storage stays the caller's
+ *
+ * Size and alignment contract: the storage must be aligned like malloc's
+ * memory (alignof(max_align_t); desert_writer_storage is) and hold at least
+ * desert_writer_storage_min() bytes. The first part holds the context;
+ * the rest serves, in order of need and without the allocator, everything
+ * the writer would otherwise allocate lazily: a grown output buffer,
+ * record chunk buffers, session tables. What does not fit comes from
+ * options.allocator. The output starts in a 256-byte buffer inside the
+ * context, so a message of up to 256 bytes (and records whose chunk
+ * buffers fit the storage) needs no allocation at all; a bigger message
+ * grows into the storage's free part, then onto the heap. To fail instead
+ * of growing, write into a fixed buffer: desert_writer_use_buffer() after
+ * init (overflow is DESERT_E_DST_TOO_SMALL, nothing is written past the
+ * buffer), or desert_encode() below.
+ *
+ * The storage must stay in place and untouched (no copy, no move) until
+ * desert_writer_free, which is needed only if the writer may have taken
+ * heap memory but is always cheap and correct to call. Everything else is
+ * the same as for a heap writer (modes, reset, sessions, thread safety). */
+#define DESERT_WRITER_STORAGE_SIZE 2048u
+typedef union desert_writer_storage {
+  unsigned char bytes[DESERT_WRITER_STORAGE_SIZE];
+  max_align_t align_; /* the alignment contract */
+} desert_writer_storage;
+
+/* The smallest storage desert_writer_init accepts in this build of the
+ * library (the context alone; nothing left over for lazy state). */
+DESERT_API size_t desert_writer_storage_min(void);
+/* Builds a writer inside storage[0..size). opt NULL = defaults.
+ * Statuses: DESERT_E_ARGUMENT (storage or out NULL, storage misaligned,
+ * size below desert_writer_storage_min(), bad options as for
+ * desert_writer_create), DESERT_E_ISA_UNAVAILABLE. Never allocates.
+ * *out (== storage) is NULL on failure. */
+DESERT_API desert_status desert_writer_init(void *storage, size_t size, const desert_options *opt,
+                                            desert_writer **out);
+
+/* One-shot encoding: write(w, value) on a writer in caller storage that
+ * writes into buf[0..cap), then *len = the bytes written. Returns the
+ * writer's first error or else write's own return value. A message that
+ * does not fit is DESERT_E_DST_TOO_SMALL, with *len = the bytes that fitted
+ * and nothing written at buf[cap] or beyond. buf NULL (cap ignored):
+ * size-only, *len = the exact size. opt NULL = defaults; len may be NULL.
+ * No allocation unless the value needs session tables or record buffers
+ * larger than DESERT_WRITER_STORAGE_SIZE allows. Each call is one session
+ * (FORMAT.md §0). Thread-safe for distinct buffers. */
+typedef desert_status (*desert_write_fn)(desert_writer *w, const void *value);
+DESERT_API desert_status desert_encode(const desert_options *opt, desert_write_fn write,
+                                       const void *value, void *buf, size_t cap, size_t *len);
 /* Starts a new top-level message: clears the output length, the error, the
  * string and reference tables; keeps all memory and the output mode. */
 DESERT_API void desert_writer_reset(desert_writer *w);
@@ -189,4 +276,7 @@ DESERT_API desert_status desert_write_type_id(desert_writer *w, uint32_t type_id
 #ifdef __cplusplus
 }
 #endif
+
+#include "desert/writer_inline.h"
+
 #endif /* DESERT_WRITER_H */

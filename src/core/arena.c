@@ -19,7 +19,10 @@ void desert_arena_init(desert_arena *a, const desert_allocator *alloc) {
   a->head = a->cur = NULL;
   a->total = 0;
   a->touched = false;
+  a->first_block = DESERT_ARENA_MIN_BLOCK;
 }
+
+void desert_arena_set_first_block(desert_arena *a, size_t bytes) { a->first_block = bytes; }
 
 static uint8_t *block_data(desert_arena_block *b) { return (uint8_t *)b + DESERT_ARENA_HDR; }
 
@@ -46,7 +49,8 @@ void *desert_arena_alloc(desert_arena *a, size_t size, size_t align) {
     /* A later (reused) block may be large enough; skip over small ones. */
   }
   if (size > SIZE_MAX / 2 - DESERT_ARENA_HDR - 64) return NULL;
-  size_t cap = a->total > DESERT_ARENA_MIN_BLOCK ? a->total : DESERT_ARENA_MIN_BLOCK;
+  size_t least = a->head ? DESERT_ARENA_MIN_BLOCK : a->first_block;
+  size_t cap = a->total > least ? a->total : least;
   if (cap < size + align) cap = size + align;
   desert_arena_block *nb = desert_mem_alloc(a->alloc, DESERT_ARENA_HDR + cap);
   if (!nb) return NULL;

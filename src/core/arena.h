@@ -16,9 +16,14 @@ typedef struct desert_arena {
   size_t total;             /* bytes of all blocks (for limits and reports) */
   bool touched;             /* allocated from since the last reset: lets a
                              * reset of an unused arena be one inline test */
+  size_t first_block;       /* least capacity of the first block */
 } desert_arena;
 
 void desert_arena_init(desert_arena *a, const desert_allocator *alloc);
+/* Sets the least capacity of the first block (default 4 KiB) before the
+ * first allocation: readers in caller storage start with a small block
+ * that fits the storage. Later blocks grow as usual. */
+void desert_arena_set_first_block(desert_arena *a, size_t bytes);
 /* NULL on allocator failure or size overflow. align: power of two <= 64. */
 void *desert_arena_alloc(desert_arena *a, size_t size, size_t align);
 /* Gives back the tail of the most recent allocation p (of old_size bytes)

@@ -15,6 +15,43 @@
  * NULL + 0 arithmetic happens (undefined behaviour in C). */
 static const uint8_t desert_no_input[1] = {0};
 
+#define FAST_OFFSET(m)                                                                     \
+  _Static_assert(offsetof(struct desert_reader, m) ==                                     \
+                     offsetof(struct desert_reader, fast) + offsetof(desert_reader_fast, m), \
+                 "reader head: " #m)
+/* The public head and the private layout must agree (reader_inline.h reads
+ * the reader through desert_reader_fast). */
+_Static_assert(offsetof(struct desert_reader, fast) == 0, "reader head first");
+FAST_OFFSET(status);
+FAST_OFFSET(pos);
+FAST_OFFSET(end);
+FAST_OFFSET(base);
+FAST_OFFSET(str_max);
+#undef FAST_OFFSET
+/* A default storage holds the context, a versioned record's header stack
+ * (1 KiB) and a first arena block. */
+_Static_assert(sizeof(struct desert_reader) + 1536 <= DESERT_READER_STORAGE_SIZE,
+               "desert_reader_storage too small for the context and its lazy state");
+
+/* First arena block of a storage reader: small enough to leave the storage
+ * room for a record stack, big enough for the arrays of a small message. */
+#define DESERT_STORAGE_ARENA_FIRST ((size_t)256)
+
+/* Sets up a reader in r's memory whose r->opt holds the resolved options:
+ * everything else starts zeroed. */
+static void reader_setup(desert_reader *r, const desert_kernels *k) {
+  /* not memset: see desert_zero */
+  desert_zero(r, offsetof(desert_reader, opt));
+  desert_zero((uint8_t *)r + offsetof(desert_reader, opt) + sizeof r->opt,
+              sizeof *r - offsetof(desert_reader, opt) - sizeof r->opt);
+  r->k = k;
+  r->base = desert_no_input;
+  r->str_max = r->opt.max_length < 63 ? r->opt.max_length : 63;
+  desert_strtab_init(&r->strings, &r->opt.allocator, false);
+  desert_reftab_init(&r->refs, &r->opt.allocator);
+  desert_arena_init(&r->arena, &r->opt.allocator);
+}
+
 desert_status desert_reader_create(const desert_options *opt, desert_reader **out) {
   if (!out) return DESERT_E_ARGUMENT;
   *out = NULL;
@@ -24,13 +61,28 @@ desert_status desert_reader_create(const desert_options *opt, desert_reader **ou
   if (st) return st;
   desert_reader *r = desert_mem_alloc(&o.allocator, sizeof *r);
   if (!r) return DESERT_E_NOMEM;
-  desert_zero(r, sizeof *r); /* not memset: see desert_zero */
   r->opt = o;
-  r->k = k;
-  r->base = desert_no_input;
-  desert_strtab_init(&r->strings, &r->opt.allocator, false);
-  desert_reftab_init(&r->refs, &r->opt.allocator);
-  desert_arena_init(&r->arena, &r->opt.allocator);
+  reader_setup(r, k);
+  *out = r;
+  return DESERT_OK;
+}
+
+size_t desert_reader_storage_min(void) { return desert_spare_round(sizeof(desert_reader)); }
+
+desert_status desert_reader_init(void *storage, size_t size, const desert_options *opt,
+                                 desert_reader **out) {
+  if (!out) return DESERT_E_ARGUMENT;
+  *out = NULL;
+  const desert_kernels *k;
+  desert_status st =
+      desert_spare_prepare(storage, size, sizeof(desert_reader), offsetof(desert_reader, opt), opt, &k);
+  if (st) return st;
+  desert_reader *r = storage;
+  reader_setup(r, k);
+  /* Every later allocation of the reader and the layers above goes through
+   * r->opt.allocator, now served by the storage first. */
+  desert_spare_init(&r->spare, storage, size, sizeof *r, opt, &r->opt.allocator);
+  desert_arena_set_first_block(&r->arena, DESERT_STORAGE_ARENA_FIRST);
   *out = r;
   return DESERT_OK;
 }
@@ -43,6 +95,7 @@ void desert_reader_free(desert_reader *r) {
   desert_strtab_free(&r->strings);
   desert_reftab_free(&r->refs);
   desert_arena_free(&r->arena);
+  if (r->spare.begin) return; /* caller storage: the caller's to release */
   desert_allocator a = r->opt.allocator;
   desert_mem_free(&a, r, sizeof *r);
 }
@@ -84,7 +137,10 @@ size_t desert_reader_error_offset(const desert_reader *r) { return r ? r->err_of
 size_t desert_reader_offset(const desert_reader *r) { return r ? r->pos : 0; }
 size_t desert_reader_remaining(const desert_reader *r) { return r ? r->end - r->pos : 0; }
 desert_isa desert_reader_isa(const desert_reader *r) { return r ? r->k->isa : DESERT_ISA_AUTO; }
-const desert_options *desert_reader_options(const desert_reader *r) { return r ? &r->opt : NULL; }
+const desert_options *desert_reader_options(const desert_reader *r) {
+  /* The cast: see desert_writer_options. */
+  return r ? desert_spare_options(&((desert_reader *)(uintptr_t)r)->spare, &r->opt) : NULL;
+}
 
 desert_status desert_reader_fail(desert_reader *r, desert_status st, size_t offset) {
   if (!r) return DESERT_E_ARGUMENT;
@@ -120,52 +176,24 @@ void desert_reader_leave(desert_reader *r) {
     return DESERT_OK;                                             \
   }
 
-static inline int8_t as_i8(uint8_t v) {
-  int8_t r;
-  memcpy(&r, &v, 1);
-  return r;
-}
-static inline int16_t as_i16(uint16_t v) {
-  int16_t r;
-  memcpy(&r, &v, 2);
-  return r;
-}
-static inline int32_t as_i32(uint32_t v) {
-  int32_t r;
-  memcpy(&r, &v, 4);
-  return r;
-}
-static inline int64_t as_i64(uint64_t v) {
-  int64_t r;
-  memcpy(&r, &v, 8);
-  return r;
-}
-static inline float as_f32(uint32_t v) {
-  float r;
-  memcpy(&r, &v, 4);
-  return r;
-}
-static inline double as_f64(uint64_t v) {
-  double r;
-  memcpy(&r, &v, 8);
-  return r;
-}
+/* Signed and float bit patterns: reader_inline.h's desert_fast_as_*_
+ * helpers, shared so both forms convert alike. */
 static inline desert_u128 as_u128(const uint8_t *p) {
   desert_u128 v = {desert_get_be64(p), desert_get_be64(p + 8)};
   return v;
 }
 
 DESERT_R_FIXED(u8, uint8_t, 1, p[0])
-DESERT_R_FIXED(i8, int8_t, 1, as_i8(p[0]))
+DESERT_R_FIXED(i8, int8_t, 1, desert_fast_as_i8_(p[0]))
 DESERT_R_FIXED(u16, uint16_t, 2, desert_get_be16(p))
-DESERT_R_FIXED(i16, int16_t, 2, as_i16(desert_get_be16(p)))
+DESERT_R_FIXED(i16, int16_t, 2, desert_fast_as_i16_(desert_get_be16(p)))
 DESERT_R_FIXED(u32, uint32_t, 4, desert_get_be32(p))
-DESERT_R_FIXED(i32, int32_t, 4, as_i32(desert_get_be32(p)))
+DESERT_R_FIXED(i32, int32_t, 4, desert_fast_as_i32_(desert_get_be32(p)))
 DESERT_R_FIXED(u64, uint64_t, 8, desert_get_be64(p))
-DESERT_R_FIXED(i64, int64_t, 8, as_i64(desert_get_be64(p)))
+DESERT_R_FIXED(i64, int64_t, 8, desert_fast_as_i64_(desert_get_be64(p)))
 DESERT_R_FIXED(u128, desert_u128, 16, as_u128(p))
-DESERT_R_FIXED(f32, float, 4, as_f32(desert_get_be32(p)))
-DESERT_R_FIXED(f64, double, 8, as_f64(desert_get_be64(p)))
+DESERT_R_FIXED(f32, float, 4, desert_fast_as_f32_(desert_get_be32(p)))
+DESERT_R_FIXED(f64, double, 8, desert_fast_as_f64_(desert_get_be64(p)))
 DESERT_R_FIXED(f32_bits, uint32_t, 4, desert_get_be32(p))
 DESERT_R_FIXED(f64_bits, uint64_t, 8, desert_get_be64(p))
 DESERT_R_FIXED(bool, bool, 1, p[0] != 0)
@@ -466,13 +494,13 @@ bool desert_read_seq_next(desert_reader *r, desert_seq *seq) {
   }
 
 DESERT_R_ARRAY(u16, uint16_t, 2, bswap16, desert_get_be16(p + 2 * i))
-DESERT_R_ARRAY(i16, int16_t, 2, bswap16, as_i16(desert_get_be16(p + 2 * i)))
+DESERT_R_ARRAY(i16, int16_t, 2, bswap16, desert_fast_as_i16_(desert_get_be16(p + 2 * i)))
 DESERT_R_ARRAY(u32, uint32_t, 4, bswap32, desert_get_be32(p + 4 * i))
-DESERT_R_ARRAY(i32, int32_t, 4, bswap32, as_i32(desert_get_be32(p + 4 * i)))
+DESERT_R_ARRAY(i32, int32_t, 4, bswap32, desert_fast_as_i32_(desert_get_be32(p + 4 * i)))
 DESERT_R_ARRAY(u64, uint64_t, 8, bswap64, desert_get_be64(p + 8 * i))
-DESERT_R_ARRAY(i64, int64_t, 8, bswap64, as_i64(desert_get_be64(p + 8 * i)))
-DESERT_R_ARRAY(f32, float, 4, bswap32, as_f32(desert_get_be32(p + 4 * i)))
-DESERT_R_ARRAY(f64, double, 8, bswap64, as_f64(desert_get_be64(p + 8 * i)))
+DESERT_R_ARRAY(i64, int64_t, 8, bswap64, desert_fast_as_i64_(desert_get_be64(p + 8 * i)))
+DESERT_R_ARRAY(f32, float, 4, bswap32, desert_fast_as_f32_(desert_get_be32(p + 4 * i)))
+DESERT_R_ARRAY(f64, double, 8, bswap64, desert_fast_as_f64_(desert_get_be64(p + 8 * i)))
 
 desert_status desert_read_var_u32_array(desert_reader *r, uint32_t *dst, size_t n) {
   if (r->status) return r->status;

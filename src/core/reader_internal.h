@@ -13,13 +13,22 @@
 #include "desert/reader.h"
 #include "base/internal.h"
 #include "core/reftab.h"
+#include "core/spare.h"
 #include "core/strtab.h"
 
 struct desert_reader {
-  desert_status status; /* first error (sticky) */
-  size_t pos;           /* next byte */
-  size_t end;           /* current limit (end of input or of a chunk) */
-  const uint8_t *base;  /* never NULL (an empty static array without input) */
+  /* The head the public inline functions see (desert_reader_fast, same
+   * members in the same order; checked in reader.c). */
+  union {
+    desert_reader_fast fast;
+    struct {
+      desert_status status; /* first error (sticky) */
+      size_t pos;           /* next byte */
+      size_t end;           /* current limit (end of input or of a chunk) */
+      const uint8_t *base;  /* never NULL (an empty static array without input) */
+      size_t str_max;       /* min(opt.max_length, 63): inline string reads */
+    };
+  };
   size_t len;           /* whole input */
   size_t err_offset;
   const desert_kernels *k;
@@ -39,6 +48,7 @@ struct desert_reader {
   bool (*stream_fill)(desert_reader *r, size_t n); /* see desert_r_want */
   void (*stream_free)(desert_reader *r);
   desert_status stream_status; /* why the last fill failed (READ_INPUT, LIMIT, NOMEM) */
+  desert_spare spare; /* caller storage (desert_reader_init); empty otherwise */
 };
 
 /* Records the first error at an absolute offset; returns the status. */

@@ -81,6 +81,40 @@ desert_status desert_w_append(desert_writer *w, const void *src, size_t n) {
 
 /* ---- lifecycle ------------------------------------------------------------ */
 
+/* The public head and the private layout must agree (writer_inline.h reads
+ * the writer through desert_writer_fast). */
+_Static_assert(offsetof(struct desert_writer, fast) == 0, "writer head first");
+_Static_assert(offsetof(struct desert_writer, status) ==
+                   offsetof(struct desert_writer, fast) + offsetof(desert_writer_fast, status),
+               "writer head: status");
+_Static_assert(offsetof(struct desert_writer, t) ==
+                   offsetof(struct desert_writer, fast) + offsetof(desert_writer_fast, t),
+               "writer head: t");
+/* A default storage holds the context and leaves room for its lazy state
+ * (a versioned record's chunk buffer pool is about 640 bytes). */
+_Static_assert(sizeof(struct desert_writer) + 1024 <= DESERT_WRITER_STORAGE_SIZE,
+               "desert_writer_storage too small for the context and a record pool");
+
+/* Sets up a writer in w's memory whose w->opt holds the resolved options. */
+static void writer_setup(desert_writer *w, const desert_kernels *k) {
+  /* Only the records and compression state need zeros (see the layout
+   * note in writer_internal.h); the rest is set here. */
+  desert_zero(&w->records, offsetof(desert_writer, count_sink) - offsetof(desert_writer, records));
+  w->status = DESERT_OK;
+  w->k = k;
+  w->depth = 0;
+  w->main.data = w->own = w->inline_buf;
+  w->main.len = 0;
+  w->main.cap = w->own_cap = DESERT_W_INLINE;
+  w->main.mode = DESERT_WMODE_GROW;
+  w->main.inl = w->inline_buf;
+  w->t = &w->main;
+  w->spare.begin = NULL;
+  /* The tables allocate nothing until first used. */
+  desert_strtab_init(&w->strings, &w->opt.allocator, true);
+  desert_reftab_init(&w->refs, &w->opt.allocator);
+}
+
 desert_status desert_writer_create(const desert_options *opt, desert_writer **out) {
   if (!out) return DESERT_E_ARGUMENT;
   *out = NULL;
@@ -90,22 +124,28 @@ desert_status desert_writer_create(const desert_options *opt, desert_writer **ou
   if (st) return st;
   desert_writer *w = desert_mem_alloc(&o.allocator, sizeof *w);
   if (!w) return DESERT_E_NOMEM;
-  /* Only the records and compression state need zeros (see the layout
-   * note in writer_internal.h); the rest is set here. */
-  desert_zero(&w->records, offsetof(desert_writer, count_sink) - offsetof(desert_writer, records));
-  w->status = DESERT_OK;
   w->opt = o;
-  w->k = k;
-  w->depth = 0;
-  w->main.data = w->own = w->inline_buf;
-  w->main.len = 0;
-  w->main.cap = w->own_cap = DESERT_W_INLINE;
-  w->main.mode = DESERT_WMODE_GROW;
-  w->main.inl = w->inline_buf;
-  w->t = &w->main;
-  /* The tables allocate nothing until first used. */
-  desert_strtab_init(&w->strings, &w->opt.allocator, true);
-  desert_reftab_init(&w->refs, &w->opt.allocator);
+  writer_setup(w, k);
+  *out = w;
+  return DESERT_OK;
+}
+
+size_t desert_writer_storage_min(void) { return desert_spare_round(sizeof(desert_writer)); }
+
+desert_status desert_writer_init(void *storage, size_t size, const desert_options *opt,
+                                 desert_writer **out) {
+  if (!out) return DESERT_E_ARGUMENT;
+  *out = NULL;
+  const desert_kernels *k;
+  desert_status st =
+      desert_spare_prepare(storage, size, sizeof(desert_writer), offsetof(desert_writer, opt), opt, &k);
+  if (st) return st;
+  desert_writer *w = storage;
+  writer_setup(w, k);
+  /* From here on every allocation of the writer (and of the layers above,
+   * which allocate through w->opt.allocator) is served by the storage
+   * first. */
+  desert_spare_init(&w->spare, storage, size, sizeof *w, opt, &w->opt.allocator);
   *out = w;
   return DESERT_OK;
 }
@@ -129,6 +169,7 @@ void desert_writer_free(desert_writer *w) {
   if (w->strings.entries || w->strings.slots || w->strings.text.head)
     desert_strtab_free(&w->strings);
   if (w->refs.objs || w->refs.slots) desert_reftab_free(&w->refs);
+  if (w->spare.begin) return; /* caller storage: the caller's to release */
   desert_allocator a = w->opt.allocator;
   desert_mem_free(&a, w, sizeof *w);
 }
@@ -184,7 +225,11 @@ desert_status desert_writer_status(const desert_writer *w) {
   return w ? w->status : DESERT_E_ARGUMENT;
 }
 desert_isa desert_writer_isa(const desert_writer *w) { return w ? w->k->isa : DESERT_ISA_AUTO; }
-const desert_options *desert_writer_options(const desert_writer *w) { return w ? &w->opt : NULL; }
+const desert_options *desert_writer_options(const desert_writer *w) {
+  /* The cast: a storage writer fills its user view on demand (its memory
+   * is the caller's writable storage, never a const object). */
+  return w ? desert_spare_options(&((desert_writer *)(uintptr_t)w)->spare, &w->opt) : NULL;
+}
 
 /* ---- fixed-width primitives ------------------------------------------------ */
 
@@ -211,15 +256,11 @@ DESERT_W_FIXED(f32_bits, uint32_t, 4, desert_put_be32(p, v))
 DESERT_W_FIXED(f64_bits, uint64_t, 8, desert_put_be64(p, v))
 
 desert_status desert_write_f32(desert_writer *w, float v) {
-  uint32_t b;
-  memcpy(&b, &v, 4);
-  return desert_write_f32_bits(w, b);
+  return desert_write_f32_bits(w, desert_fast_f32_bits_(v));
 }
 
 desert_status desert_write_f64(desert_writer *w, double v) {
-  uint64_t b;
-  memcpy(&b, &v, 8);
-  return desert_write_f64_bits(w, b);
+  return desert_write_f64_bits(w, desert_fast_f64_bits_(v));
 }
 
 desert_status desert_write_bool(desert_writer *w, bool v) { return desert_w_byte(w, v ? 1 : 0); }
@@ -444,25 +485,14 @@ desert_status desert_write_stream_end(desert_writer *w) { return desert_w_byte(w
     return DESERT_OK;                                                                    \
   }
 
-static inline uint32_t f32_bits(float f) {
-  uint32_t b;
-  memcpy(&b, &f, 4);
-  return b;
-}
-static inline uint64_t f64_bits(double f) {
-  uint64_t b;
-  memcpy(&b, &f, 8);
-  return b;
-}
-
 DESERT_W_ARRAY(u16, uint16_t, 2, bswap16, desert_put_be16(p + 2 * i, v[i]))
 DESERT_W_ARRAY(i16, int16_t, 2, bswap16, desert_put_be16(p + 2 * i, (uint16_t)v[i]))
 DESERT_W_ARRAY(u32, uint32_t, 4, bswap32, desert_put_be32(p + 4 * i, v[i]))
 DESERT_W_ARRAY(i32, int32_t, 4, bswap32, desert_put_be32(p + 4 * i, (uint32_t)v[i]))
 DESERT_W_ARRAY(u64, uint64_t, 8, bswap64, desert_put_be64(p + 8 * i, v[i]))
 DESERT_W_ARRAY(i64, int64_t, 8, bswap64, desert_put_be64(p + 8 * i, (uint64_t)v[i]))
-DESERT_W_ARRAY(f32, float, 4, bswap32, desert_put_be32(p + 4 * i, f32_bits(v[i])))
-DESERT_W_ARRAY(f64, double, 8, bswap64, desert_put_be64(p + 8 * i, f64_bits(v[i])))
+DESERT_W_ARRAY(f32, float, 4, bswap32, desert_put_be32(p + 4 * i, desert_fast_f32_bits_(v[i])))
+DESERT_W_ARRAY(f64, double, 8, bswap64, desert_put_be64(p + 8 * i, desert_fast_f64_bits_(v[i])))
 
 desert_status desert_write_var_u32_array(desert_writer *w, const uint32_t *v, size_t n) {
   if (w->status) return w->status;

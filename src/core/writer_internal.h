@@ -8,21 +8,16 @@
 #include "desert/writer.h"
 #include "base/internal.h"
 #include "core/reftab.h"
+#include "core/spare.h"
 #include "core/strtab.h"
 
 enum { DESERT_WMODE_GROW = 0, DESERT_WMODE_FIXED = 1, DESERT_WMODE_COUNT = 2 };
 
-/* A byte sink: the main output or a record chunk buffer. GROW targets own
+/* desert_wtarget (declared in desert/writer.h for the inline fast paths) is
+ * a byte sink: the main output or a record chunk buffer. GROW targets own
  * their data (allocated with the writer's allocator), except while data is
  * `inl`: storage embedded in the writer or the record pool, used until the
- * output outgrows it and never freed. */
-typedef struct desert_wtarget {
-  uint8_t *data;
-  size_t len;
-  size_t cap;
-  unsigned mode;
-  uint8_t *inl; /* embedded first storage of a GROW target, or NULL */
-} desert_wtarget;
+ * output outgrows it and never freed. `mode` is a DESERT_WMODE_*. */
 
 #define DESERT_W_SCRATCH 64u
 
@@ -37,8 +32,15 @@ typedef struct desert_wtarget {
  * uninitialised (clearing ~600 bytes per create was a visible part of a
  * fresh writer's cost). */
 struct desert_writer {
-  desert_status status; /* first error (sticky) */
-  desert_wtarget *t;    /* where bytes go now (main or a chunk buffer) */
+  /* The head the public inline functions see (desert_writer_fast, same
+   * members in the same order; checked in writer.c). */
+  union {
+    desert_writer_fast fast;
+    struct {
+      desert_status status; /* first error (sticky) */
+      desert_wtarget *t;    /* where bytes go now (main or a chunk buffer) */
+    };
+  };
   const desert_kernels *k;
   desert_wtarget main; /* the message output */
   uint8_t *own;        /* growable storage of main (kept across fixed/count use);
@@ -48,6 +50,7 @@ struct desert_writer {
   unsigned depth;        /* record/value nesting, bounded by opt.max_depth */
   desert_strtab strings; /* allocates on the first DeduplicatedString */
   desert_reftab refs;    /* allocates on the first reference */
+  desert_spare spare;    /* caller storage (desert_writer_init); empty otherwise */
   /* ---- zeroed at create (records .. sink_free) ---- */
   void *records; /* records layer state (chunk buffer pool), see record.c */
   void (*records_free)(desert_writer *w);

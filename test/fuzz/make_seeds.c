@@ -429,6 +429,31 @@ static void seeds_other(void) {
   save("kernel_bswap", "long-run", big, sizeof big);
 }
 
+/* fuzz_inline.c: flags, writer mode (bits 0-1 mode, 2-7 fixed capacity),
+ * data (read forwards as values, backwards as item kinds; then replayed as
+ * write items: kind byte, 8 value bytes, string text). Kinds: u8 00 .. i64
+ * 07, f32 08, f64 09, bool 0a, var_u32 0b, var_i32 0c, option 0d, either
+ * 0e, try 0f, string/count 10. */
+static void seeds_inline(void) {
+  static const char ascii63[] =
+      "41424344454647484950515253545556575859606162636465666768697071"
+      "7273747576777879808182838485868788899091929394959697989900010203";
+  char h[1024];
+  save_hex("inline", "mixed-growable",
+           "00 00 | 06 61 62 63 | ff ff ff ff 0f | 01 | 00 00 00 2a | 10 0d 05 0b 10");
+  save_hex("inline", "lenient-storage",
+           "0e 01 | 02 | ff ff ff ff ff | 04 c3 28 | 10 0b 0d");
+  save_hex("inline", "fixed-10", "00 2a | 07 01 02 03 04 05 06 07 08 | 10 00 00 00 00 00 00 00 05"
+                                 " 68 65 6c 6c 6f | 0d 00 00 00 00 00 00 00 01");
+  save_hex("inline", "count-only", "00 03 | 0c 00 00 00 00 ff ff ff 85 | 10 00 00 00 00 00 00 00 03"
+                                   " 61 62 63");
+  save_hex("inline", "max-length-5", "10 00 | 0c 61 62 63 64 65 66 | 0a 61 62 63 64 65 | 10 10");
+  snprintf(h, sizeof h, "00 00 | 10 00 00 00 00 00 00 00 3f %.126s | 10 00 00 00 00 00 00 00 40 %s 41",
+           ascii63, ascii63);
+  save_hex("inline", "strings-at-the-limit", h);
+  save_hex("inline", "truncated-varint", "08 01 | 80 80 80 80 | 0b 0b");
+}
+
 int main(int argc, char **argv) {
   if (argc != 2) {
     fprintf(stderr, "usage: %s <corpus dir>\n", argv[0]);
@@ -444,6 +469,7 @@ int main(int argc, char **argv) {
   seeds_enum();
   seeds_compressed();
   seeds_other();
+  seeds_inline();
   if (failures) fprintf(stderr, "make_seeds: %d failure(s)\n", failures);
   return failures ? 1 : 0;
 }

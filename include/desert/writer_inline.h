@@ -1,0 +1,176 @@
+/* include/desert/writer_inline.h — inline fast paths of the writer: the
+ * single values an application writes most (fixed-width numbers, varints,
+ * counts, option/either/try tags, short ASCII strings) written straight at
+ * the writer's cursor when the current target has room, else handed to the
+ * exported function of the same name without `_inline`. Included by
+ * desert/writer.h.
+ * SPDX-License-Identifier: MIT
+ *
+ * Contract: desert_write_X_inline(w, ...) has exactly the behaviour of
+ * desert_write_X(w, ...): same bytes, same status, same sticky error, same
+ * modes (growable, fixed caller buffer, size-only), same thread rules. It
+ * only skips the call when nothing can go wrong: no error yet and room in
+ * the target (for varints and counts: room for 5 bytes; for strings: up
+ * to 63 bytes of ASCII, whose one-byte length prefix needs no checks). Any
+ * other case — an error, a full buffer that must grow or fail, size-only
+ * mode, a longer or non-ASCII string — calls the exported function, which
+ * decides. Mixing the two forms on one writer is fine.
+ *
+ * The functions read and update only the documented head of the writer
+ * (desert_writer_fast and the desert_wtarget it points at). They are
+ * ordinary C11 (and C++) without compiler extensions. */
+#ifndef DESERT_WRITER_INLINE_H
+#define DESERT_WRITER_INLINE_H
+
+#include <stdbool.h>
+#include <string.h>
+
+#include "desert/common.h"
+
+#if defined(__GNUC__) || defined(__clang__)
+#define DESERT_FAST_LIKELY_(x) __builtin_expect(!!(x), 1)
+#else
+#define DESERT_FAST_LIKELY_(x) (x)
+#endif
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+/* ---- helpers (not API) ------------------------------------------------------ */
+
+/* Where n bytes can go at the cursor, or NULL when the exported function
+ * must handle the write (error set, no room, size-only mode). */
+static inline uint8_t *desert_wfast_room_(desert_writer *w, size_t n) {
+  desert_writer_fast *f = (desert_writer_fast *)(void *)w;
+  desert_wtarget *t = f->t;
+  /* len + n, not cap - len: in size-only mode len runs past cap (0). */
+  if (DESERT_FAST_LIKELY_(f->status == DESERT_OK && t->len + n <= t->cap)) return t->data + t->len;
+  return NULL;
+}
+static inline void desert_wfast_commit_(desert_writer *w, size_t n) {
+  ((desert_writer_fast *)(void *)w)->t->len += n;
+}
+/* Big-endian stores, written portably; gcc and clang turn each into one
+ * byte swap and one store. */
+static inline void desert_fast_put16_(uint8_t *p, uint16_t v) {
+  p[0] = (uint8_t)(v >> 8);
+  p[1] = (uint8_t)v;
+}
+static inline void desert_fast_put32_(uint8_t *p, uint32_t v) {
+  p[0] = (uint8_t)(v >> 24);
+  p[1] = (uint8_t)(v >> 16);
+  p[2] = (uint8_t)(v >> 8);
+  p[3] = (uint8_t)v;
+}
+static inline void desert_fast_put64_(uint8_t *p, uint64_t v) {
+  desert_fast_put32_(p, (uint32_t)(v >> 32));
+  desert_fast_put32_(p + 4, (uint32_t)v);
+}
+static inline uint32_t desert_fast_f32_bits_(float f) {
+  uint32_t b;
+  memcpy(&b, &f, 4);
+  return b;
+}
+static inline uint64_t desert_fast_f64_bits_(double f) {
+  uint64_t b;
+  memcpy(&b, &f, 8);
+  return b;
+}
+/* FORMAT.md §2: shortest var_u32 into p (5 bytes of room); its length. */
+static inline size_t desert_fast_put_var_(uint8_t *p, uint32_t v) {
+  size_t n = 0;
+  while (v >= 0x80u) {
+    p[n++] = (uint8_t)(v | 0x80u);
+    v >>= 7;
+  }
+  p[n++] = (uint8_t)v;
+  return n;
+}
+static inline uint32_t desert_fast_zigzag_(int32_t v) {
+  return ((uint32_t)v << 1) ^ (0u - ((uint32_t)v >> 31));
+}
+/* True when s[0..n) is all ASCII (n < 64 here). */
+static inline bool desert_fast_ascii_(const uint8_t *s, size_t n) {
+  uint64_t acc = 0, word;
+  size_t i = 0;
+  for (; i + 8 <= n; i += 8) {
+    memcpy(&word, s + i, 8);
+    acc |= word;
+  }
+  for (; i < n; i++) acc |= s[i];
+  return (acc & 0x8080808080808080ull) == 0;
+}
+
+/* ---- fixed-width values (FORMAT.md §1), bool and tags (§6) -------------------- */
+
+#define DESERT_FAST_W_(name, type, n, put)                                              \
+  static inline desert_status desert_write_##name##_inline(desert_writer * w, type v) { \
+    uint8_t *p = desert_wfast_room_(w, n);                                              \
+    if (!p) return desert_write_##name(w, v);                                           \
+    put;                                                                                \
+    desert_wfast_commit_(w, n);                                                         \
+    return DESERT_OK;                                                                   \
+  }
+
+DESERT_FAST_W_(u8, uint8_t, 1, p[0] = v)
+DESERT_FAST_W_(i8, int8_t, 1, p[0] = (uint8_t)v)
+DESERT_FAST_W_(u16, uint16_t, 2, desert_fast_put16_(p, v))
+DESERT_FAST_W_(i16, int16_t, 2, desert_fast_put16_(p, (uint16_t)v))
+DESERT_FAST_W_(u32, uint32_t, 4, desert_fast_put32_(p, v))
+DESERT_FAST_W_(i32, int32_t, 4, desert_fast_put32_(p, (uint32_t)v))
+DESERT_FAST_W_(u64, uint64_t, 8, desert_fast_put64_(p, v))
+DESERT_FAST_W_(i64, int64_t, 8, desert_fast_put64_(p, (uint64_t)v))
+DESERT_FAST_W_(f32, float, 4, desert_fast_put32_(p, desert_fast_f32_bits_(v)))
+DESERT_FAST_W_(f64, double, 8, desert_fast_put64_(p, desert_fast_f64_bits_(v)))
+DESERT_FAST_W_(bool, bool, 1, p[0] = (uint8_t)(v ? 1u : 0u))
+DESERT_FAST_W_(option, bool, 1, p[0] = (uint8_t)(v ? 1u : 0u))
+DESERT_FAST_W_(either, bool, 1, p[0] = (uint8_t)(v ? 1u : 0u))
+DESERT_FAST_W_(try, bool, 1, p[0] = (uint8_t)(v ? 1u : 0u))
+#undef DESERT_FAST_W_
+
+/* ---- varints (FORMAT.md §2) and collection counts (§5.2) ---------------------- */
+
+static inline desert_status desert_write_var_u32_inline(desert_writer *w, uint32_t v) {
+  uint8_t *p = desert_wfast_room_(w, 5);
+  if (!p) return desert_write_var_u32(w, v);
+  desert_wfast_commit_(w, desert_fast_put_var_(p, v));
+  return DESERT_OK;
+}
+
+static inline desert_status desert_write_var_i32_inline(desert_writer *w, int32_t v) {
+  uint8_t *p = desert_wfast_room_(w, 5);
+  if (!p) return desert_write_var_i32(w, v);
+  desert_wfast_commit_(w, desert_fast_put_var_(p, desert_fast_zigzag_(v)));
+  return DESERT_OK;
+}
+
+static inline desert_status desert_write_count_inline(desert_writer *w, size_t n) {
+  uint8_t *p = desert_wfast_room_(w, 5);
+  if (!p || n > 0x7fffffffu) return desert_write_count(w, n);
+  desert_wfast_commit_(w, desert_fast_put_var_(p, (uint32_t)n << 1));
+  return DESERT_OK;
+}
+
+/* ---- strings (FORMAT.md §4) ----------------------------------------------------
+ * The inline path takes ASCII text of up to 63 bytes: its length prefix is
+ * one byte and ASCII needs no UTF-8 validation. Anything else goes to
+ * desert_write_string. */
+static inline desert_status desert_write_string_inline(desert_writer *w, const char *s,
+                                                       size_t len) {
+  if (s && len < 64u) {
+    uint8_t *p = desert_wfast_room_(w, len + 1);
+    if (p && desert_fast_ascii_((const uint8_t *)s, len)) {
+      p[0] = (uint8_t)(len << 1);
+      memcpy(p + 1, s, len);
+      desert_wfast_commit_(w, len + 1);
+      return DESERT_OK;
+    }
+  }
+  return desert_write_string(w, s, len);
+}
+
+#ifdef __cplusplus
+}
+#endif
+#endif /* DESERT_WRITER_INLINE_H */
