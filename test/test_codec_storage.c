@@ -366,7 +366,7 @@ static void test_growth(void **state) {
   desert_counting_allocator_init(&ca);
   desert_options o;
   options_with(&o, &ca, 0);
-  /* 2 KiB storage, 5000 bytes of output: the heap takes over */
+  /* 3 KiB storage, 5000 bytes of output: the heap takes over */
   desert_writer_storage ws;
   desert_writer *w = NULL;
   assert_int_equal(desert_writer_init(&ws, sizeof ws, &o, &w), DESERT_OK);

@@ -109,7 +109,7 @@ DESERT_API void desert_reader_free(desert_reader *r);
  * must stay in place and untouched until desert_reader_free, which is
  * needed only if the reader may have taken heap memory but is always cheap
  * and correct to call. */
-#define DESERT_READER_STORAGE_SIZE 2048u
+#define DESERT_READER_STORAGE_SIZE 3072u
 typedef union desert_reader_storage {
   unsigned char bytes[DESERT_READER_STORAGE_SIZE];
   max_align_t align_; /* the alignment contract */
@@ -136,8 +136,8 @@ DESERT_API desert_status desert_reader_init(void *storage, size_t size, const de
  * inside read(), or use a reader of your own. opt NULL = defaults. No
  * allocation for small messages (see desert_reader_init). Thread-safe for
  * distinct outputs. */
-typedef desert_status (*desert_read_fn)(desert_reader *r, void *out);
-DESERT_API desert_status desert_decode(const desert_options *opt, desert_read_fn read, void *out,
+typedef desert_status (*desert_decode_fn)(desert_reader *r, void *out);
+DESERT_API desert_status desert_decode(const desert_options *opt, desert_decode_fn read, void *out,
                                        const void *data, size_t len, size_t *offset);
 
 /* Starts reading a new top-level message: data[0..len) is borrowed (may be

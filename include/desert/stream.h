@@ -67,18 +67,18 @@ extern "C" {
 /* Pull callback: stores up to cap (>= 1) bytes at buf and returns how many
  * (1..cap); 0 at the end of the stream; a negative number on an I/O error.
  * After 0 or an error the reader never calls it again. */
-typedef ptrdiff_t (*desert_read_fn)(void *ctx, void *buf, size_t cap);
+typedef ptrdiff_t (*desert_source_read_fn)(void *ctx, void *buf, size_t cap);
 /* Push callback: writes all n (>= 1) bytes of buf; returns 0 on success,
  * non-zero on an I/O error (the writer then never calls it again). */
-typedef int (*desert_write_fn)(void *ctx, const void *buf, size_t n);
+typedef int (*desert_sink_write_fn)(void *ctx, const void *buf, size_t n);
 
 typedef struct desert_source {
-  desert_read_fn read;
+  desert_source_read_fn read;
   void *ctx;
 } desert_source;
 
 typedef struct desert_sink {
-  desert_write_fn write;
+  desert_sink_write_fn write;
   void *ctx;
 } desert_sink;
 

@@ -104,7 +104,7 @@ DESERT_API void desert_writer_free(desert_writer *w);
  * desert_writer_free, which is needed only if the writer may have taken
  * heap memory but is always cheap and correct to call. Everything else is
  * the same as for a heap writer (modes, reset, sessions, thread safety). */
-#define DESERT_WRITER_STORAGE_SIZE 2048u
+#define DESERT_WRITER_STORAGE_SIZE 3072u
 typedef union desert_writer_storage {
   unsigned char bytes[DESERT_WRITER_STORAGE_SIZE];
   max_align_t align_; /* the alignment contract */
@@ -130,8 +130,8 @@ DESERT_API desert_status desert_writer_init(void *storage, size_t size, const de
  * No allocation unless the value needs session tables or record buffers
  * larger than DESERT_WRITER_STORAGE_SIZE allows. Each call is one session
  * (FORMAT.md §0). Thread-safe for distinct buffers. */
-typedef desert_status (*desert_write_fn)(desert_writer *w, const void *value);
-DESERT_API desert_status desert_encode(const desert_options *opt, desert_write_fn write,
+typedef desert_status (*desert_encode_fn)(desert_writer *w, const void *value);
+DESERT_API desert_status desert_encode(const desert_options *opt, desert_encode_fn write,
                                        const void *value, void *buf, size_t cap, size_t *len);
 /* Starts a new top-level message: clears the output length, the error, the
  * string and reference tables; keeps all memory and the output mode. */

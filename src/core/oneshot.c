@@ -5,7 +5,7 @@
 #include "desert/reader.h"
 #include "desert/writer.h"
 
-desert_status desert_encode(const desert_options *opt, desert_write_fn write, const void *value,
+desert_status desert_encode(const desert_options *opt, desert_encode_fn write, const void *value,
                             void *buf, size_t cap, size_t *len) {
   if (len) *len = 0;
   if (!write) return DESERT_E_ARGUMENT;
@@ -27,7 +27,7 @@ desert_status desert_encode(const desert_options *opt, desert_write_fn write, co
   return st;
 }
 
-desert_status desert_decode(const desert_options *opt, desert_read_fn read, void *out,
+desert_status desert_decode(const desert_options *opt, desert_decode_fn read, void *out,
                             const void *data, size_t len, size_t *offset) {
   if (offset) *offset = 0;
   if (!read) return DESERT_E_ARGUMENT;
