@@ -13,11 +13,16 @@
  * after an error leaves a stale frame, and the next begin drops every frame
  * at its own depth or deeper (desert_reader_begin resets the depth), which
  * bounds the stack by max_depth frames.
+ *
+ * The per-field data (chunk, made-optional step, default) comes from the
+ * record's plan when it has one, else from record_plan.c's functions on the
+ * description; a plain plan on version-0 data (tuples, map entries) only
+ * counts fields.
  * SPDX-License-Identifier: MIT */
 #include <limits.h>
 
 #include "core/reader_internal.h"
-#include "record/record_derived.h"
+#include "record/record_plan.h"
 #include "record/record_versioned.h"
 
 enum { E_CHUNK = 0, E_EMPTY = 1, E_MADE_OPTIONAL = 2, E_REMOVED = 3 };
@@ -270,16 +275,18 @@ static void read_finish(desert_record_reader *rr) {
   rr->chunk_ = NO_CHUNK;
 }
 
-desert_status desert_record_read_begin(desert_reader *r, const desert_record_desc *d,
-                                       desert_record_reader *rr) {
+static desert_status read_begin(desert_reader *r, const desert_record_desc *d,
+                                const desert_record_plan *plan, desert_record_reader *rr) {
   if (!r || !rr) return DESERT_E_ARGUMENT;
   desert_zero(rr, sizeof *rr); /* not memset: see desert_zero */
   rr->r = r;
   rr->desc = d;
+  rr->plan_ = plan;
   rr->frame_ = NO_FRAME;
   rr->chunk_ = NO_CHUNK;
   if (r->status) return r->status;
-  if (desert_rec_quick_check(d)) return desert_r_fail(r, DESERT_E_ARGUMENT, r->pos);
+  /* A plan's description passed desert_record_desc_check when it was built. */
+  if (!plan && desert_rec_quick_check(d)) return desert_r_fail(r, DESERT_E_ARGUMENT, r->pos);
   if (desert_reader_enter(r)) return r->status;
   size_t at = r->pos;
   const uint8_t *v = desert_r_take(r, 1);
@@ -297,8 +304,26 @@ desert_status desert_record_read_begin(desert_reader *r, const desert_record_des
   return DESERT_OK;
 }
 
-static bool is_removed(const rec_rframe *f, const rec_entry *e, const char *name) {
-  size_t len = strlen(name);
+desert_status desert_record_read_begin(desert_reader *r, const desert_record_desc *d,
+                                       desert_record_reader *rr) {
+  return read_begin(r, d, NULL, rr);
+}
+
+desert_status desert_record_read_begin_plan(desert_reader *r, const desert_record_plan *plan,
+                                            desert_record_reader *rr) {
+  if (!plan) {
+    if (!r || !rr) return DESERT_E_ARGUMENT;
+    desert_zero(rr, sizeof *rr);
+    rr->r = r;
+    rr->frame_ = NO_FRAME;
+    rr->chunk_ = NO_CHUNK;
+    if (r->status) return r->status;
+    return desert_r_fail(r, DESERT_E_ARGUMENT, r->pos);
+  }
+  return read_begin(r, plan->desc, plan, rr);
+}
+
+static bool is_removed(const rec_rframe *f, const rec_entry *e, const char *name, size_t len) {
   for (unsigned i = 0, seen = 0; i < f->nentries && seen < f->nremoved; i++) {
     if (e[i].kind != E_REMOVED) continue;
     seen++;
@@ -323,6 +348,16 @@ desert_status desert_record_read_field(desert_record_reader *rr, size_t index,
   if (r->status) return r->status;
   if (rr->state_ != 1) return desert_r_fail(r, DESERT_E_STATE, r->pos);
   const desert_record_desc *d = rr->desc;
+  const desert_record_plan *plan = rr->plan_;
+  /* Plain plan, version-0 data: every field is a plain read in the
+   * stream, with the general path's statuses. */
+  if (plan && (plan->flags & REC_PLAN_PLAIN) && rr->frame_ == NO_FRAME) {
+    if (!action || index >= plan->field_count) return desert_r_fail(r, DESERT_E_ARGUMENT, r->pos);
+    if (index != rr->next_) return desert_r_fail(r, DESERT_E_STATE, r->pos);
+    rr->next_ = index + 1;
+    *action = DESERT_FIELD_READ;
+    return DESERT_OK;
+  }
   if (!action || index >= d->field_count || !d->fields[index].name)
     return desert_r_fail(r, DESERT_E_ARGUMENT, r->pos);
   if (index != rr->next_) return desert_r_fail(r, DESERT_E_STATE, r->pos);
@@ -344,7 +379,8 @@ desert_status desert_record_read_field(desert_record_reader *rr, size_t index,
   }
   const bool optional = (fd->flags & DESERT_FIELD_OPTIONAL) != 0;
   /* Rule 2: removed in the data's version. */
-  if (f && f->nremoved && is_removed(f, e, fd->name)) {
+  if (f && f->nremoved &&
+      is_removed(f, e, fd->name, plan ? plan->fields[index].name_len : strlen(fd->name))) {
     if (!optional) return desert_r_fail(r, DESERT_E_FIELD_REMOVED, rr->version_offset_);
     *action = DESERT_FIELD_NONE;
     return DESERT_OK;
@@ -353,7 +389,13 @@ desert_status desert_record_read_field(desert_record_reader *rr, size_t index,
    * steps (tuples, map entries, unevolved records) every field is in
    * chunk 0: skip the step scan. */
   bool has_default = false;
-  unsigned c = d->step_count ? desert_rec_field_chunk(d, index, &has_default) : 0;
+  unsigned c = 0;
+  if (plan) {
+    c = plan->fields[index].chunk;
+    has_default = plan->fields[index].has_default;
+  } else if (d->step_count) {
+    c = desert_rec_field_chunk(d, index, &has_default);
+  }
   int32_t p = f ? ++frame_counters(f)[c] : 0;
   /* Rule 4: the data predates the field. */
   if (rr->version_ < c) {
@@ -367,7 +409,8 @@ desert_status desert_record_read_field(desert_record_reader *rr, size_t index,
   /* Rule 5: read from chunk c (version 0: the stream itself). */
   if (f) enter_chunk(rr, c);
   if (optional) {
-    if (d->step_count && rr->version_ < desert_rec_made_optional_index(d, index)) {
+    if (d->step_count &&
+        rr->version_ < (plan ? plan->fields[index].mo_index : desert_rec_made_optional_index(d, index))) {
       *action = DESERT_FIELD_READ; /* still a plain T in this data: Some(T) */
       return DESERT_OK;
     }

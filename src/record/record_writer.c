@@ -1,14 +1,31 @@
 /* src/record/record_writer.c — writing records (FORMAT.md §13.2–§13.4, §13.6):
- * version byte, per-chunk buffers, evolution header, chunks in order.
+ * version byte, chunks, evolution header, chunks in order.
  *
- * Version 0 goes straight to the output. A versioned record redirects the
- * writer's target (w->t) to one GROW buffer per chunk while its fields are
- * written, then writes the header and splices the chunks into the
- * enclosing target. The buffers come from a pool kept in w->records and
+ * Version 0 goes straight to the output. A versioned record has three
+ * layouts, chosen at begin by the enclosing target (w->t):
+ *  - GROW target (a heap output or a chunk buffer): chunk 0 is written in
+ *    place, after room reserved for the header (the fewest bytes the
+ *    header can take, or the size this description's header had last time
+ *    in this writer); the other chunks go to chunk buffers. At _end the
+ *    header is built in a scratch buffer, chunk 0 is moved only if the
+ *    header's size differs from the room, the header is copied in front of
+ *    it and the other chunks are appended. So chunk 0 — most of a record,
+ *    and at every nesting level — is written once and never copied.
+ *  - COUNT target (size-only mode): every write goes to the counter; the
+ *    record only notes how much each chunk grew between field switches,
+ *    then counts the header. No chunk is stored.
+ *  - FIXED target (the caller's buffer): every chunk in a chunk buffer and
+ *    the header written before them at _end, as the format orders it, so
+ *    a buffer that is too small fails exactly as it always did.
+ * The chunk buffers are GROW targets from a pool kept in w->records and
  * used as a stack (a nested record takes the buffers above its parent's),
  * so a warm writer allocates nothing per record; the pool embeds its first
  * buffers (with 64 bytes of storage each) and frames, so a fresh writer's
  * first small record allocates once.
+ *
+ * The derived data (chunk of a field, header entries) comes from the
+ * record's plan when it has one, else from record_plan.c's functions on
+ * the description, computed on the spot.
  *
  * The pool's stack is a list of frames tagged with the nesting depth they
  * were opened at. A record abandoned after an error (its _end never
@@ -17,7 +34,7 @@
  * stale frames never pile up beyond max_depth and never share buffers with
  * live records.
  * SPDX-License-Identifier: MIT */
-#include "record/record_derived.h"
+#include "record/record_plan.h"
 #include "scalar/scalar.h"
 #include "core/writer_internal.h"
 
@@ -35,12 +52,10 @@ typedef struct rec_wframe {
  * chunks spill to the heap. Keeps a fresh writer's first versioned record
  * at one allocation (the pool) instead of eight. */
 #define REC_POOL_INLINE 4u
+#define REC_HINTS 16u
 
-/* One chunk buffer. Size-only mode uses these GROW buffers too: routing
- * chunks to COUNT targets (no bytes stored) was measured slower for small
- * records (bench case 10: +11% instructions, +10% time), since a COUNT
- * target sends every write through desert_w_reserve_slow while a buffer
- * with room takes the inline path; small chunks fit `store` anyway. */
+/* One chunk buffer (in size-only mode only its len is used, as the
+ * chunk's byte count). */
 typedef struct rec_wbuf {
   desert_wtarget grow;
   uint8_t store[REC_BUF_INLINE]; /* grow's embedded first storage */
@@ -53,6 +68,12 @@ typedef struct rec_wpool {
   rec_wframe *frames;
   size_t nframes, frames_cap;
   size_t serial; /* last serial handed out */
+  /* Header size of the last record of a description (keyed by its
+   * address, direct-mapped): the room reserved for the next one. Only a
+   * hint — a wrong one (an address reused by another description) costs a
+   * move of chunk 0, never wrong bytes. */
+  const void *hint_key[REC_HINTS];
+  uint16_t hint_len[REC_HINTS];
   rec_wbuf *bufs_inline[REC_POOL_INLINE];
   rec_wframe frames_inline[REC_POOL_INLINE];
   rec_wbuf buf_inline[REC_POOL_INLINE];
@@ -99,6 +120,10 @@ static rec_wpool *pool_get(desert_writer *w) {
   p->nframes = 0;
   p->frames_cap = REC_POOL_INLINE;
   p->serial = 0;
+  for (unsigned i = 0; i < REC_HINTS; i++) {
+    p->hint_key[i] = NULL;
+    p->hint_len[i] = 0;
+  }
   w->records = p;
   w->records_free = pool_free;
   return p;
@@ -161,15 +186,41 @@ static const rec_wframe *frame_live(const desert_writer *w, const desert_record_
   return NULL;
 }
 
-desert_status desert_record_write_begin(desert_writer *w, const desert_record_desc *d,
-                                        desert_record_writer *rw) {
+enum { LAYOUT_V0 = 0, LAYOUT_IN_PLACE = 1, LAYOUT_COUNT = 2, LAYOUT_BUFFERED = 3 };
+
+static inline unsigned hint_slot(const void *key) {
+  return (unsigned)(((uintptr_t)key >> 4) & (REC_HINTS - 1));
+}
+
+/* Reserves the header's room in the enclosing GROW target for chunk 0 in
+ * place: the last header size of this description, at least the fewest
+ * bytes any of its headers takes. */
+static desert_status reserve_header(desert_writer *w, desert_record_writer *rw) {
+  const rec_wpool *p = w->records;
+  const desert_record_desc *d = rw->desc;
+  unsigned r = rw->plan_ ? rw->plan_->min_header : desert_rec_min_header(d);
+  unsigned k = hint_slot(d);
+  if (p->hint_key[k] == d && p->hint_len[k] > r) r = p->hint_len[k];
+  rw->at_ = w->t->len;
+  rw->reserved_ = r;
+  uint8_t *q = desert_w_reserve(w, r);
+  if (!q) return w->status;
+  memset(q, 0, r); /* never left undefined, even if the record fails */
+  desert_w_commit(w, r);
+  return DESERT_OK;
+}
+
+static desert_status write_begin(desert_writer *w, const desert_record_desc *d,
+                                 const desert_record_plan *plan, desert_record_writer *rw) {
   if (!w || !rw) return DESERT_E_ARGUMENT;
   desert_zero(rw, sizeof *rw); /* not memset: see desert_zero */
   rw->w = w;
   rw->desc = d;
+  rw->plan_ = plan;
   rw->frame_ = SIZE_MAX;
   if (w->status) return w->status;
-  desert_status st = desert_rec_quick_check(d);
+  /* A plan's description passed desert_record_desc_check when it was built. */
+  desert_status st = plan ? DESERT_OK : desert_rec_quick_check(d);
   if (st) return desert_w_fail(w, st);
   if (w->depth >= w->opt.max_depth) return desert_w_fail(w, DESERT_E_DEPTH);
   unsigned v = (unsigned)d->step_count;
@@ -178,15 +229,42 @@ desert_status desert_record_write_begin(desert_writer *w, const desert_record_de
     st = pool_take(w, w->depth + 1, (size_t)v + 1, &rw->frame_, &rw->base_, &rw->serial_);
     if (st) return desert_w_fail(w, st);
     rw->outer_ = w->t;
-    /* Until the first field starts, stray writes land in chunk 0 rather
-     * than before the header. */
-    w->t = buf_target(w->records, rw->base_);
+    rw->chunk_ = 0;
+    if (w->t->mode == DESERT_WMODE_GROW) {
+      rw->layout_ = LAYOUT_IN_PLACE;
+      if (reserve_header(w, rw)) return w->status;
+    } else if (w->t->mode == DESERT_WMODE_COUNT) {
+      rw->layout_ = LAYOUT_COUNT;
+      rw->at_ = w->t->len;
+    } else {
+      rw->layout_ = LAYOUT_BUFFERED;
+      /* Until the first field starts, stray writes land in chunk 0 rather
+       * than before the header. */
+      w->t = buf_target(w->records, rw->base_);
+    }
   }
   w->depth++;
   rw->version_ = v;
   rw->strings0_ = w->strings.count;
   rw->state_ = 1;
   return DESERT_OK;
+}
+
+desert_status desert_record_write_begin(desert_writer *w, const desert_record_desc *d,
+                                        desert_record_writer *rw) {
+  return write_begin(w, d, NULL, rw);
+}
+
+desert_status desert_record_write_begin_plan(desert_writer *w, const desert_record_plan *plan,
+                                             desert_record_writer *rw) {
+  if (!plan) {
+    if (!w || !rw) return DESERT_E_ARGUMENT;
+    desert_zero(rw, sizeof *rw);
+    rw->w = w;
+    rw->frame_ = SIZE_MAX;
+    return desert_w_fail(w, DESERT_E_ARGUMENT);
+  }
+  return write_begin(w, plan->desc, plan, rw);
 }
 
 /* Non-transient fields from `from` up to (excluding) `to` were skipped. */
@@ -196,20 +274,50 @@ static bool skipped_written_field(const desert_record_desc *d, size_t from, size
   return false;
 }
 
+/* Sends the following writes to chunk c. */
+static void enter_chunk(desert_writer *w, desert_record_writer *rw, unsigned c) {
+  rec_wpool *p = w->records;
+  switch (rw->layout_) {
+  case LAYOUT_IN_PLACE:
+    w->t = c == 0 ? rw->outer_ : buf_target(p, rw->base_ + c);
+    break;
+  case LAYOUT_COUNT:
+    if (c != rw->chunk_) {
+      size_t now = w->t->len;
+      buf_target(p, rw->base_ + rw->chunk_)->len += now - rw->at_;
+      rw->at_ = now;
+    }
+    break;
+  default:
+    w->t = buf_target(p, rw->base_ + c);
+    break;
+  }
+  rw->chunk_ = c;
+}
+
 desert_status desert_record_write_field(desert_record_writer *rw, size_t index) {
   if (!rw || !rw->w) return DESERT_E_ARGUMENT;
   desert_writer *w = rw->w;
   if (w->status) return w->status;
   if (rw->state_ != 1) return desert_w_fail(w, DESERT_E_STATE);
   const desert_record_desc *d = rw->desc;
+  const desert_record_plan *plan = rw->plan_;
+  /* Plain plan (no transient field, no steps): fields come one after the
+   * other, with the general path's statuses. */
+  if (plan && (plan->flags & REC_PLAN_PLAIN)) {
+    if (index >= plan->field_count) return desert_w_fail(w, DESERT_E_ARGUMENT);
+    if (index != rw->next_) return desert_w_fail(w, DESERT_E_STATE);
+    rw->next_ = index + 1;
+    return DESERT_OK;
+  }
   if (index >= d->field_count || !d->fields[index].name) return desert_w_fail(w, DESERT_E_ARGUMENT);
   if (index < rw->next_ || (d->fields[index].flags & DESERT_FIELD_TRANSIENT) ||
       skipped_written_field(d, rw->next_, index))
     return desert_w_fail(w, DESERT_E_STATE);
   if (rw->version_) {
     if (!frame_live(w, rw)) return desert_w_fail(w, DESERT_E_STATE);
-    unsigned c = desert_rec_field_chunk(d, index, NULL);
-    w->t = buf_target(w->records, rw->base_ + c);
+    unsigned c = plan ? plan->fields[index].chunk : desert_rec_field_chunk(d, index, NULL);
+    enter_chunk(w, rw, c);
   }
   rw->next_ = index + 1;
   return DESERT_OK;
@@ -252,49 +360,50 @@ static desert_status write_name(desert_writer *w, const desert_record_writer *rw
   return desert_write_dedup_string(w, name, strlen(name));
 }
 
-/* The evolution header (FORMAT.md §13.4), one entry per step. */
+/* The evolution header (FORMAT.md §13.4), one entry per step, to w->t;
+ * size0 is chunk 0's size, the other sizes are in the chunk buffers. */
 static desert_status write_header(desert_writer *w, const desert_record_writer *rw,
-                                  const rec_wpool *pool) {
+                                  const rec_wpool *pool, size_t size0) {
   const desert_record_desc *d = rw->desc;
+  const desert_record_plan *plan = rw->plan_;
   const bool scala_removed = (w->opt.flags & DESERT_OPT_SCALA_REMOVED_OPTIONAL) != 0;
   const char *fresh[DESERT_RECORD_MAX_VERSION];
   size_t nfresh = 0;
   for (unsigned i = 0; i <= rw->version_; i++) {
-    const desert_evolution_step *s = i ? &d->steps[i - 1] : NULL;
-    if (!s || s->kind == DESERT_STEP_FIELD_ADDED) {
-      size_t size = buf_target(pool, rw->base_ + i)->len;
+    desert_rec_hentry e = {REC_H_CHUNK, 0};
+    if (i) e = plan ? plan->entries[i - 1] : desert_rec_compute_entry(d, i - 1);
+    switch (e.kind) {
+    case REC_H_CHUNK: {
+      size_t size = i ? buf_target(pool, rw->base_ + i)->len : size0;
       if (size > (size_t)INT32_MAX) return desert_w_fail(w, DESERT_E_LENGTH_TOO_LARGE);
       desert_w_var_u32(w, desert_zigzag32((int32_t)size));
-    } else if (s->kind == DESERT_STEP_FIELD_MADE_OPTIONAL) {
-      size_t f = desert_rec_find_field(d, s->field);
-      if (f != SIZE_MAX && !(d->fields[f].flags & DESERT_FIELD_TRANSIENT)) {
-        unsigned c = desert_rec_field_chunk(d, f, NULL);
-        uint8_t b;
-        if (c == 0) {
-          size_t p = desert_rec_field_position(d, f, 0);
-          if (p > 127) return desert_w_fail(w, DESERT_E_ARGUMENT);
-          b = (uint8_t)(0x100u - p); /* -p as a signed byte; p = 0 gives 00 */
-        } else {
-          b = (uint8_t)c; /* position in an added chunk is always 0: not stored */
-        }
+      break;
+    }
+    case REC_H_MO:
+      desert_w_byte(w, 0x01);
+      desert_w_byte(w, e.byte);
+      break;
+    case REC_H_MO_FAR:
+      return desert_w_fail(w, DESERT_E_ARGUMENT);
+    case REC_H_MO_UNKNOWN:
+      return desert_w_fail(w, DESERT_E_UNKNOWN_FIELD_REFERENCE);
+    case REC_H_MO_REMOVED:
+    case REC_H_MO_TRANSIENT:
+      if (scala_removed) {
         desert_w_byte(w, 0x01);
-        desert_w_byte(w, b);
-      } else if (desert_rec_is_removed(d, s->field, scala_removed)) {
-        if (scala_removed) {
-          desert_w_byte(w, 0x01);
-          desert_w_byte(w, 0x80); /* Scala's "field was removed" position */
-        } else {
-          desert_w_byte(w, 0x03); /* Rust: a FieldRemoved entry instead */
-          write_name(w, rw, fresh, &nfresh, s->field);
-        }
-      } else {
+        desert_w_byte(w, 0x80); /* Scala's "field was removed" position */
+      } else if (e.kind == REC_H_MO_TRANSIENT) {
+        /* Rust counts only FieldRemoved as removal. */
         return desert_w_fail(w, DESERT_E_UNKNOWN_FIELD_REFERENCE);
+      } else {
+        desert_w_byte(w, 0x03); /* Rust: a FieldRemoved entry instead */
+        write_name(w, rw, fresh, &nfresh, d->steps[i - 1].field);
       }
-    } else {
-      /* FieldRemoved, FieldMadeTransient (and, defensively, unknown kinds,
-       * which desert_record_desc_check rejects) */
+      break;
+    default: /* REC_H_REMOVED */
       desert_w_byte(w, 0x03);
-      write_name(w, rw, fresh, &nfresh, s->field);
+      write_name(w, rw, fresh, &nfresh, d->steps[i - 1].field);
+      break;
     }
     if (w->status) return w->status;
   }
@@ -303,8 +412,43 @@ static desert_status write_header(desert_writer *w, const desert_record_writer *
 
 /* Chunks are copied with desert_w_append, whose desert_copy avoids the
  * slow unaligned `rep movsb` path of glibc on AMD (see internal.h). */
-static desert_status splice(desert_writer *w, const uint8_t *src, size_t n) {
-  return desert_w_append(w, src, n);
+static void splice_chunks(desert_writer *w, const desert_record_writer *rw, const rec_wpool *p,
+                          unsigned from) {
+  for (unsigned i = from; i <= rw->version_ && !w->status; i++) {
+    const desert_wtarget *t = buf_target(p, rw->base_ + i);
+    if (t->len) desert_w_append(w, t->data, t->len);
+  }
+}
+
+/* Chunk 0 in place: builds the header in chunk 0's (unused) buffer, makes
+ * the reserved room the header's size (moving chunk 0 when they differ),
+ * copies the header in and appends the other chunks. w->t is the
+ * enclosing target. */
+static void end_in_place(desert_writer *w, desert_record_writer *rw, rec_wpool *p) {
+  desert_wtarget *o = w->t;
+  const size_t body = rw->at_ + rw->reserved_; /* chunk 0's start */
+  const size_t size0 = o->len - body;
+  desert_wtarget *hdr = buf_target(p, rw->base_);
+  hdr->len = 0;
+  w->t = hdr;
+  write_header(w, rw, p, size0);
+  w->t = o;
+  if (w->status) return;
+  const size_t h = hdr->len;
+  if (h > rw->reserved_) {
+    size_t more = h - rw->reserved_;
+    if (!desert_w_reserve(w, more)) return;
+    desert_w_commit(w, more);
+    memmove(o->data + rw->at_ + h, o->data + body, size0);
+  } else if (h < rw->reserved_) {
+    memmove(o->data + rw->at_ + h, o->data + body, size0);
+    o->len -= rw->reserved_ - h;
+  }
+  memcpy(o->data + rw->at_, hdr->data, h);
+  unsigned k = hint_slot(rw->desc);
+  p->hint_key[k] = rw->desc;
+  p->hint_len[k] = (uint16_t)(h < UINT16_MAX ? h : UINT16_MAX);
+  splice_chunks(w, rw, p, 1);
 }
 
 desert_status desert_record_write_end(desert_record_writer *rw) {
@@ -315,14 +459,23 @@ desert_status desert_record_write_end(desert_record_writer *rw) {
   const desert_record_desc *d = rw->desc;
   if (rw->version_ && !frame_live(w, rw)) return desert_w_fail(w, DESERT_E_STATE);
   if (rw->version_) w->t = rw->outer_;
-  if (!w->status && skipped_written_field(d, rw->next_, d->field_count))
-    desert_w_fail(w, DESERT_E_STATE);
+  if (!w->status && rw->next_ < d->field_count) {
+    const desert_record_plan *plan = rw->plan_;
+    bool plain = plan && (plan->flags & REC_PLAN_PLAIN);
+    if (plain || skipped_written_field(d, rw->next_, d->field_count))
+      desert_w_fail(w, DESERT_E_STATE);
+  }
   if (rw->version_) {
     rec_wpool *p = w->records;
-    if (!w->status && write_header(w, rw, p) == DESERT_OK) {
-      for (unsigned i = 0; i <= rw->version_ && !w->status; i++) {
-        const desert_wtarget *t = buf_target(p, rw->base_ + i);
-        if (t->len) splice(w, t->data, t->len);
+    if (!w->status) {
+      if (rw->layout_ == LAYOUT_IN_PLACE) {
+        end_in_place(w, rw, p);
+      } else if (rw->layout_ == LAYOUT_COUNT) {
+        /* The live chunk's count, then the header counted after the chunks. */
+        buf_target(p, rw->base_ + rw->chunk_)->len += w->t->len - rw->at_;
+        write_header(w, rw, p, buf_target(p, rw->base_)->len);
+      } else if (write_header(w, rw, p, buf_target(p, rw->base_)->len) == DESERT_OK) {
+        splice_chunks(w, rw, p, 0);
       }
     }
     /* Release this frame and anything an abandoned inner record left. */
