@@ -1341,6 +1341,28 @@ static uint64_t run_golden_encode(void *p, size_t i) {
   return r;
 }
 
+/* The _plan rows: the same codecs on prepared plans (golden_model_prepare),
+ * switched on for the op only so that the other rows keep the
+ * description-based calls. */
+static void *setup_golden_plan(desert_isa isa, size_t n, codec_info *info) {
+  (void)n;
+  if (golden_model_prepare()) return NULL;
+  golden_model_use_plans(false);
+  return setup_golden(isa, 0, K, info);
+}
+static uint64_t run_golden_decode_plan(void *p, size_t i) {
+  golden_model_use_plans(true);
+  uint64_t r = run_golden_decode(p, i);
+  golden_model_use_plans(false);
+  return r;
+}
+static uint64_t run_golden_encode_plan(void *p, size_t i) {
+  golden_model_use_plans(true);
+  uint64_t r = run_golden_encode(p, i);
+  golden_model_use_plans(false);
+  return r;
+}
+
 static int str_is(desert_str s, const char *t) {
   return s.len == strlen(t) && !memcmp(s.ptr, t, s.len);
 }
@@ -1438,6 +1460,13 @@ static int verify_golden(void *p, char *msg, size_t cap) {
   }
   desert_reader_free(chk);
   desert_writer_free(lw);
+  return bad;
+}
+
+static int verify_golden_plan(void *p, char *msg, size_t cap) {
+  golden_model_use_plans(true);
+  int bad = verify_golden(p, msg, cap);
+  golden_model_use_plans(false);
   return bad;
 }
 
@@ -1880,6 +1909,11 @@ const codec_case bench_desert_cases[] = {
      16, HL | PI | PF, 28633, 0, setup_golden_fresh, verify_golden, run_golden_encode, golden_free},
     {"c16_golden_encode_reused", "desert", "encode the golden model, reused writer", 16, PI | PF,
      28633, 0, setup_golden_reused, verify_golden, run_golden_encode, golden_free},
+    {"c16_golden_decode_plan", "desert", "decode dataset1.bin, prepared plans", 16, PI | PF, 22392,
+     0, setup_golden_plan, verify_golden_plan, run_golden_decode_plan, golden_free},
+    {"c16_golden_encode_reused_plan", "desert", "encode the golden model, reused writer, prepared plans",
+     16, PI | PF, 28633, 0, setup_golden_plan, verify_golden_plan, run_golden_encode_plan,
+     golden_free},
     {"c16_golden_decode_hot", "desert", "decode dataset1.bin, one input every op (warm caches)",
      16, PI, 22392, 0, setup_golden_hot, verify_golden, run_golden_decode, golden_free},
     {"c16_golden_encode_hot", "desert", "encode the golden model, one model every op, reused writer",
