@@ -195,23 +195,25 @@ typedef struct desert_record_plan desert_record_plan;
 /* Upper bound of the bytes a plan of a description with nfields fields and
  * nsteps steps needs (a constant expression; a multiple of 8). */
 #define DESERT_RECORD_PLAN_FIXED_BYTES 96u
-#define DESERT_RECORD_PLAN_BYTES(nfields, nsteps) \
-  (DESERT_RECORD_PLAN_FIXED_BYTES + 8u * (size_t)(nfields) + (((size_t)(nsteps) * 2u + 7u) & ~(size_t)7u))
+#define DESERT_RECORD_PLAN_BYTES(nfields, nsteps)                        \
+  (DESERT_RECORD_PLAN_FIXED_BYTES + (((size_t)(nfields) * 12u + 7u) & ~(size_t)7u) + \
+   (((size_t)(nsteps) * 2u + 7u) & ~(size_t)7u))
 
-/* Exact bytes the plan of d needs in caller storage; 0 when d fails
- * desert_record_desc_check. */
+/* Exact bytes the plan of d needs in caller storage; 0 when no plan can be
+ * built (d fails desert_record_desc_check or has 2^32 - 1 fields or more). */
 DESERT_API size_t desert_record_plan_size(const desert_record_desc *d);
 /* Builds the plan of d in storage[0..size) (aligned like a pointer), which
  * must stay valid and unmodified as long as the plan is used; *out = the
  * plan (pointing into storage) or NULL. Statuses: DESERT_E_ARGUMENT (out or
- * storage NULL, storage misaligned, d failing desert_record_desc_check),
+ * storage NULL, storage misaligned, d failing desert_record_desc_check or
+ * with 2^32 - 1 fields or more),
  * DESERT_E_DST_TOO_SMALL (size below desert_record_plan_size(d)). Nothing to
  * free. O(fields^2 + fields x steps). */
 DESERT_API desert_status desert_record_plan_init(const desert_record_desc *d, void *storage,
                                                  size_t size, const desert_record_plan **out);
 /* Allocates (one block, through alloc; NULL = malloc/free) and builds the
  * plan of d; *out = the plan or NULL. Statuses: DESERT_E_ARGUMENT (out NULL,
- * d failing desert_record_desc_check), DESERT_E_NOMEM. Free it with
+ * d refused as by desert_record_plan_init), DESERT_E_NOMEM. Free it with
  * desert_record_plan_free once no record writer or reader uses it. */
 DESERT_API desert_status desert_record_plan_create(const desert_record_desc *d,
                                                    const desert_allocator *alloc,

@@ -19,9 +19,11 @@ desert_status desert_rec_quick_check_steps(const desert_record_desc *d) {
   return DESERT_OK;
 }
 
-/* Same text; first bytes compared inline because most names differ there. */
+/* Same text; the same pointer first (a step naming a field of the same
+ * static description usually shares its literal), then the first bytes
+ * inline because most names differ there. */
 static inline bool same_name(const char *a, const char *b) {
-  return a[0] == b[0] && strcmp(a, b) == 0;
+  return a == b || (a[0] == b[0] && strcmp(a, b) == 0);
 }
 
 unsigned desert_rec_field_chunk(const desert_record_desc *d, size_t index, bool *has_default) {

@@ -11,6 +11,12 @@ desert_rec_pfield desert_rec_compute_field(const desert_record_desc *d, size_t i
   desert_rec_pfield f;
   bool has_default = false;
   f.name_len = (uint32_t)strlen(d->fields[i].name);
+  f.min_next = 0;
+  for (size_t j = i; j-- > 0;)
+    if (!(d->fields[j].flags & DESERT_FIELD_TRANSIENT)) {
+      f.min_next = (uint32_t)(j + 1);
+      break;
+    }
   f.flags = (uint8_t)d->fields[i].flags;
   f.chunk = (uint8_t)(d->step_count ? desert_rec_field_chunk(d, i, &has_default) : 0);
   f.mo_index = (uint8_t)(d->step_count ? desert_rec_made_optional_index(d, i) : 0);
@@ -68,13 +74,8 @@ static size_t block_size(const desert_record_desc *d) {
 /* DESERT_RECORD_PLAN_BYTES must bound block_size for every description. */
 _Static_assert(sizeof(desert_record_plan) <= DESERT_RECORD_PLAN_FIXED_BYTES,
                "DESERT_RECORD_PLAN_BYTES: fixed part too small");
-_Static_assert(sizeof(desert_rec_pfield) <= 8, "DESERT_RECORD_PLAN_BYTES: 8 bytes per field");
+_Static_assert(sizeof(desert_rec_pfield) <= 12, "DESERT_RECORD_PLAN_BYTES: 12 bytes per field");
 _Static_assert(sizeof(desert_rec_hentry) <= 2, "DESERT_RECORD_PLAN_BYTES: 2 bytes per step");
-
-size_t desert_record_plan_size(const desert_record_desc *d) {
-  if (desert_record_desc_check(d)) return 0;
-  return block_size(d);
-}
 
 /* Fills the block at mem (block_size(d) bytes, pointer-aligned) for a
  * checked description. */
@@ -103,12 +104,24 @@ static desert_record_plan *build(const desert_record_desc *d, void *mem) {
   return p;
 }
 
+/* desert_record_desc_check, and field indexes that fit the plan's 32-bit
+ * fields. */
+static desert_status plan_check(const desert_record_desc *d) {
+  desert_status st = desert_record_desc_check(d);
+  if (st == DESERT_OK && d->field_count >= UINT32_MAX) return DESERT_E_ARGUMENT;
+  return st;
+}
+
+size_t desert_record_plan_size(const desert_record_desc *d) {
+  return plan_check(d) ? 0 : block_size(d);
+}
+
 desert_status desert_record_plan_init(const desert_record_desc *d, void *storage, size_t size,
                                       const desert_record_plan **out) {
   if (!out) return DESERT_E_ARGUMENT;
   *out = NULL;
   if (!storage || ((uintptr_t)storage & (sizeof(void *) - 1))) return DESERT_E_ARGUMENT;
-  desert_status st = desert_record_desc_check(d);
+  desert_status st = plan_check(d);
   if (st) return st;
   if (size < block_size(d)) return DESERT_E_DST_TOO_SMALL;
   *out = build(d, storage);
@@ -120,7 +133,7 @@ desert_status desert_record_plan_create(const desert_record_desc *d,
                                         desert_record_plan **out) {
   if (!out) return DESERT_E_ARGUMENT;
   *out = NULL;
-  desert_status st = desert_record_desc_check(d);
+  desert_status st = plan_check(d);
   if (st) return st;
   desert_allocator a = alloc ? *alloc : (desert_allocator){NULL, NULL, NULL};
   size_t n = block_size(d);
@@ -163,11 +176,12 @@ static const desert_record_desc tuple_descs[DESERT_TUPLE_MAX_ARITY] = {
 
 
 /* Their static plans: plain, every field in chunk 0; the name lengths are
- * those of "_1".."_9" and "_10".."_22". */
-#define TF(len) {len, 0, 0, 0, 0}
+ * those of "_1".."_9" and "_10".."_22", min_next the field's index. */
+#define TF(len, i) {len, i, 0, 0, 0, 0}
 static const desert_rec_pfield tuple_pfields[DESERT_TUPLE_MAX_ARITY] = {
-    TF(2), TF(2), TF(2), TF(2), TF(2), TF(2), TF(2), TF(2), TF(2), TF(3), TF(3),
-    TF(3), TF(3), TF(3), TF(3), TF(3), TF(3), TF(3), TF(3), TF(3), TF(3), TF(3)};
+    TF(2, 0), TF(2, 1), TF(2, 2), TF(2, 3), TF(2, 4), TF(2, 5), TF(2, 6), TF(2, 7), TF(2, 8),
+    TF(3, 9), TF(3, 10), TF(3, 11), TF(3, 12), TF(3, 13), TF(3, 14), TF(3, 15), TF(3, 16), 
+    TF(3, 17), TF(3, 18), TF(3, 19), TF(3, 20), TF(3, 21)};
 
 #define TUPLE_PLAN(n)                                                                     \
   {&tuple_descs[n - 1], tuple_pfields, NULL, n, 0, REC_PLAN_PLAIN, 1, {NULL, NULL, NULL}, \
@@ -182,6 +196,14 @@ static const desert_record_plan tuple_plans[DESERT_TUPLE_MAX_ARITY] = {
 const desert_record_desc *desert_tuple_desc(size_t arity) {
   if (arity == 0 || arity > DESERT_TUPLE_MAX_ARITY) return NULL;
   return &tuple_descs[arity - 1];
+}
+
+const desert_record_plan *desert_rec_static_plan(const desert_record_desc *d) {
+  /* Only the library's own static descriptions: an address inside the
+   * tuple array can belong to nothing else. */
+  uintptr_t a = (uintptr_t)d, lo = (uintptr_t)&tuple_descs[0];
+  if (a < lo || a >= (uintptr_t)&tuple_descs[DESERT_TUPLE_MAX_ARITY]) return NULL;
+  return &tuple_plans[(a - lo) / sizeof tuple_descs[0]];
 }
 
 const desert_record_plan *desert_tuple_plan(size_t arity) {

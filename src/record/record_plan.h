@@ -10,6 +10,10 @@
 
 #include "record/record_derived.h"
 
+/* For the general paths behind the plain-plan fast paths: kept out of line
+ * so that the fast path does not pay their register saves. */
+#define REC_NOINLINE __attribute__((noinline))
+
 /* What the writer puts in header entry s + 1 (step s) besides chunk sizes. */
 enum {
   REC_H_CHUNK = 0,       /* FieldAdded: the size of chunk s + 1 */
@@ -29,6 +33,10 @@ typedef struct desert_rec_hentry {
 
 typedef struct desert_rec_pfield {
   uint32_t name_len;   /* strlen(name) (matched against removed names) */
+  uint32_t min_next;   /* writers: 1 + the last non-transient field before
+                        * this one (0 if none): starting this field skips no
+                        * written field iff the next expected index is at
+                        * least this */
   uint8_t flags;       /* DESERT_FIELD_* */
   uint8_t chunk;       /* chunk of the field (its FieldAdded step), 0..127 */
   uint8_t mo_index;    /* last FieldMadeOptional step naming it, else 0 */
@@ -60,6 +68,10 @@ struct desert_record_plan {
 desert_rec_pfield desert_rec_compute_field(const desert_record_desc *d, size_t i);
 /* Header entry of step s (0-based; desc path). */
 desert_rec_hentry desert_rec_compute_entry(const desert_record_desc *d, size_t s);
+/* The static plan of a description that is one of desert_tuple_desc's,
+ * else NULL: the description-based calls on tuples (map entries) take the
+ * plan's fast path too. */
+const desert_record_plan *desert_rec_static_plan(const desert_record_desc *d);
 /* Fewest header bytes a record of d writes: one per chunk size, two per
  * made-optional entry or removed name (03 + a back-reference). */
 unsigned desert_rec_min_header(const desert_record_desc *d);

@@ -306,7 +306,7 @@ static desert_status read_begin(desert_reader *r, const desert_record_desc *d,
 
 desert_status desert_record_read_begin(desert_reader *r, const desert_record_desc *d,
                                        desert_record_reader *rr) {
-  return read_begin(r, d, NULL, rr);
+  return read_begin(r, d, desert_rec_static_plan(d), rr);
 }
 
 desert_status desert_record_read_begin_plan(desert_reader *r, const desert_record_plan *plan,
@@ -341,23 +341,32 @@ static bool is_made_optional(const rec_rframe *f, const rec_entry *e, unsigned c
   return false;
 }
 
+REC_NOINLINE static desert_status read_field_general(desert_record_reader *rr, size_t index,
+                                        desert_field_action *action);
+
+/* The plain-plan case (tuples, map entries: no steps, every field required)
+ * on version-0 data is a counter step; anything else, misuse and errors
+ * included, goes to the general path, which returns its own statuses. */
 desert_status desert_record_read_field(desert_record_reader *rr, size_t index,
                                        desert_field_action *action) {
+  if (rr && rr->r && rr->plan_ && (rr->plan_->flags & REC_PLAN_PLAIN) &&
+      rr->frame_ == NO_FRAME && rr->state_ == 1 && !rr->r->status && action &&
+      index == rr->next_ && index < rr->plan_->field_count) {
+    rr->next_ = index + 1;
+    *action = DESERT_FIELD_READ;
+    return DESERT_OK;
+  }
+  return read_field_general(rr, index, action);
+}
+
+REC_NOINLINE static desert_status read_field_general(desert_record_reader *rr, size_t index,
+                                        desert_field_action *action) {
   if (!rr || !rr->r) return DESERT_E_ARGUMENT;
   desert_reader *r = rr->r;
   if (r->status) return r->status;
   if (rr->state_ != 1) return desert_r_fail(r, DESERT_E_STATE, r->pos);
   const desert_record_desc *d = rr->desc;
   const desert_record_plan *plan = rr->plan_;
-  /* Plain plan, version-0 data: every field is a plain read in the
-   * stream, with the general path's statuses. */
-  if (plan && (plan->flags & REC_PLAN_PLAIN) && rr->frame_ == NO_FRAME) {
-    if (!action || index >= plan->field_count) return desert_r_fail(r, DESERT_E_ARGUMENT, r->pos);
-    if (index != rr->next_) return desert_r_fail(r, DESERT_E_STATE, r->pos);
-    rr->next_ = index + 1;
-    *action = DESERT_FIELD_READ;
-    return DESERT_OK;
-  }
   if (!action || index >= d->field_count || !d->fields[index].name)
     return desert_r_fail(r, DESERT_E_ARGUMENT, r->pos);
   if (index != rr->next_) return desert_r_fail(r, DESERT_E_STATE, r->pos);
