@@ -276,6 +276,55 @@ static void test_in_place_chunk0(void **state) {
   desert_record_plan_free(pi);
 }
 
+/* The writer remembers header sizes by description address: a description
+ * reusing the address of another (here: one variable holding two
+ * descriptions in turn) only changes the room reserved, never the bytes.
+ * X {a, b added}: 01 | 08 08 | a | b. Y {a optional, b added; made
+ * optional a}: 02 | 0a 08 01 00 | 01 a | b. */
+static const desert_field_desc hx_f[] = {{"a", 0}, {"b", 0}};
+static const desert_evolution_step hx_s[] = {{DESERT_STEP_FIELD_ADDED, "b", true}};
+static const desert_field_desc hy_f[] = {{"a", DESERT_FIELD_OPTIONAL}, {"b", 0}};
+static const desert_evolution_step hy_s[] = {{DESERT_STEP_FIELD_ADDED, "b", true},
+                                             {DESERT_STEP_FIELD_MADE_OPTIONAL, "a", false}};
+
+static void test_hint_address_reuse(void **state) {
+  (void)state;
+  const desert_record_desc x = DESERT_RECORD_DESC("X", hx_f, hx_s);
+  const desert_record_desc y = DESERT_RECORD_DESC("Y", hy_f, hy_s);
+  desert_writer *w = rt_writer(0);
+  desert_record_desc d;
+  for (int i = 0; i < 6; i++) {
+    bool is_y = (i % 3) == 1; /* X Y X X Y X: both directions, twice */
+    d = is_y ? y : x;
+    desert_writer_reset(w);
+    desert_record_writer rw;
+    assert_int_equal(desert_record_write_begin(w, &d, &rw), DESERT_OK);
+    if (is_y) desert_record_write_field_option(&rw, 0, true);
+    else desert_record_write_field(&rw, 0);
+    desert_write_i32(w, 0x11223344);
+    desert_record_write_field(&rw, 1);
+    desert_write_i32(w, 0x55667788);
+    assert_int_equal(desert_record_write_end(&rw), DESERT_OK);
+    uint8_t want[32];
+    size_t n = 0;
+    if (is_y) {
+      const uint8_t h[] = {0x02, 0x0a, 0x08, 0x01, 0x00, 0x01};
+      memcpy(want, h, sizeof h);
+      n = sizeof h;
+    } else {
+      const uint8_t h[] = {0x01, 0x08, 0x08};
+      memcpy(want, h, sizeof h);
+      n = sizeof h;
+    }
+    n += put_i32(want + n, 0x11223344);
+    n += put_i32(want + n, 0x55667788);
+    size_t len;
+    const uint8_t *got = desert_writer_data(w, &len);
+    desert_assert_bytes_equal(want, n, got, len);
+  }
+  desert_writer_free(w);
+}
+
 /* ---- differential: desc path vs plan path ------------------------------------------
  * A record evolving through five versions (as fuzz_evolution), a plain
  * tuple, and records whose made-optional field was removed or made
@@ -636,7 +685,8 @@ static void test_dedup_ids(void **state) {
 int main(void) {
   const struct CMUnitTest tests[] = {
       cmocka_unit_test(test_plan_api),        cmocka_unit_test(test_tuple_plan_misuse),
-      cmocka_unit_test(test_in_place_chunk0), cmocka_unit_test(test_differential),
+      cmocka_unit_test(test_in_place_chunk0), cmocka_unit_test(test_hint_address_reuse),
+      cmocka_unit_test(test_differential),
       cmocka_unit_test(test_cstruct_plan),    cmocka_unit_test(test_dedup_ids),
   };
   return cmocka_run_group_tests_name("record_plan", tests, NULL, NULL);
