@@ -341,32 +341,17 @@ static bool is_made_optional(const rec_rframe *f, const rec_entry *e, unsigned c
   return false;
 }
 
-REC_NOINLINE static desert_status read_field_general(desert_record_reader *rr, size_t index,
-                                        desert_field_action *action);
-
-/* The plain-plan case (tuples, map entries: no steps, every field required)
- * on version-0 data is a counter step; anything else, misuse and errors
- * included, goes to the general path, which returns its own statuses. */
-desert_status desert_record_read_field(desert_record_reader *rr, size_t index,
-                                       desert_field_action *action) {
-  if (rr && rr->r && rr->plan_ && (rr->plan_->flags & REC_PLAN_PLAIN) &&
-      rr->frame_ == NO_FRAME && rr->state_ == 1 && !rr->r->status && action &&
-      index == rr->next_ && index < rr->plan_->field_count) {
-    rr->next_ = index + 1;
-    *action = DESERT_FIELD_READ;
-    return DESERT_OK;
-  }
-  return read_field_general(rr, index, action);
-}
-
-REC_NOINLINE static desert_status read_field_general(desert_record_reader *rr, size_t index,
-                                        desert_field_action *action) {
+/* The general path. Inlined twice with `plan` a parameter: once with NULL
+ * (the description-based path, where the compiler removes every plan
+ * branch) and once with the record's plan. */
+DESERT_INLINE desert_status read_field_impl(desert_record_reader *rr, size_t index,
+                                            desert_field_action *action,
+                                            const desert_record_plan *plan) {
   if (!rr || !rr->r) return DESERT_E_ARGUMENT;
   desert_reader *r = rr->r;
   if (r->status) return r->status;
   if (rr->state_ != 1) return desert_r_fail(r, DESERT_E_STATE, r->pos);
   const desert_record_desc *d = rr->desc;
-  const desert_record_plan *plan = rr->plan_;
   if (!action || index >= d->field_count || !d->fields[index].name)
     return desert_r_fail(r, DESERT_E_ARGUMENT, r->pos);
   if (index != rr->next_) return desert_r_fail(r, DESERT_E_STATE, r->pos);
@@ -436,6 +421,42 @@ REC_NOINLINE static desert_status read_field_general(desert_record_reader *rr, s
     if (!t) return r->status;
     if (*t == 0) return desert_r_fail(r, DESERT_E_NONOPTIONAL_NONE, at);
   }
+  *action = DESERT_FIELD_READ;
+  return DESERT_OK;
+}
+
+REC_NOINLINE static desert_status read_field_desc(desert_record_reader *rr, size_t index,
+                                                 desert_field_action *action) {
+  return read_field_impl(rr, index, action, NULL);
+}
+
+REC_NOINLINE static desert_status read_field_plan(desert_record_reader *rr, size_t index,
+                                                 desert_field_action *action) {
+  return read_field_impl(rr, index, action, rr->plan_);
+}
+
+/* A required field read in order from version-0 data by a description
+ * without steps (tuples, map entries, plain records; with a plan: a plain
+ * plan) is a counter step, done here; anything else, misuse and errors
+ * included, takes the general path (out of line, so that this one saves no
+ * registers) with its own statuses. */
+desert_status desert_record_read_field(desert_record_reader *rr, size_t index,
+                                       desert_field_action *action) {
+  if (!rr || !rr->r || rr->r->status || rr->state_ != 1 || rr->frame_ != NO_FRAME || !action ||
+      index != rr->next_)
+    return rr && rr->plan_ ? read_field_plan(rr, index, action)
+                           : read_field_desc(rr, index, action);
+  const desert_record_plan *p = rr->plan_;
+  bool plain;
+  if (p) {
+    plain = (p->flags & REC_PLAN_PLAIN) && index < p->field_count;
+  } else {
+    const desert_record_desc *d = rr->desc;
+    plain = d->step_count == 0 && index < d->field_count && d->fields[index].name &&
+            d->fields[index].flags == 0;
+  }
+  if (!plain) return p ? read_field_plan(rr, index, action) : read_field_desc(rr, index, action);
+  rr->next_ = index + 1;
   *action = DESERT_FIELD_READ;
   return DESERT_OK;
 }

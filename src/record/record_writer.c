@@ -320,34 +320,16 @@ static void enter_chunk(desert_writer *w, desert_record_writer *rw, unsigned c) 
   rw->chunk_ = c;
 }
 
-REC_NOINLINE static desert_status write_field_general(desert_record_writer *rw, size_t index);
-
-/* With a plan, a field started in order is a few comparisons with the
- * plan's data (and a chunk switch for versioned records); anything else,
- * misuse and errors included, goes to the general path, which returns its
- * own statuses. */
-desert_status desert_record_write_field(desert_record_writer *rw, size_t index) {
-  const desert_record_plan *p;
-  if (rw && rw->w && (p = rw->plan_) != NULL && rw->state_ == 1 && !rw->w->status &&
-      index < p->field_count) {
-    const desert_rec_pfield *f = &p->fields[index];
-    if (!(f->flags & DESERT_FIELD_TRANSIENT) && rw->next_ <= index && rw->next_ >= f->min_next &&
-        (!rw->version_ || frame_live(rw->w, rw))) {
-      if (rw->version_) enter_chunk(rw->w, rw, f->chunk);
-      rw->next_ = index + 1;
-      return DESERT_OK;
-    }
-  }
-  return write_field_general(rw, index);
-}
-
-REC_NOINLINE static desert_status write_field_general(desert_record_writer *rw, size_t index) {
+/* The general path. Inlined twice with `plan` a parameter: once with NULL
+ * (the description-based path, where the compiler removes every plan
+ * branch) and once with the record's plan. */
+DESERT_INLINE desert_status write_field_impl(desert_record_writer *rw, size_t index,
+                                             const desert_record_plan *plan) {
   if (!rw || !rw->w) return DESERT_E_ARGUMENT;
   desert_writer *w = rw->w;
   if (w->status) return w->status;
   if (rw->state_ != 1) return desert_w_fail(w, DESERT_E_STATE);
   const desert_record_desc *d = rw->desc;
-  const desert_record_plan *plan = rw->plan_;
   if (index >= d->field_count || !d->fields[index].name) return desert_w_fail(w, DESERT_E_ARGUMENT);
   if (index < rw->next_ || (d->fields[index].flags & DESERT_FIELD_TRANSIENT) ||
       skipped_written_field(d, rw->next_, index))
@@ -359,6 +341,44 @@ REC_NOINLINE static desert_status write_field_general(desert_record_writer *rw, 
   }
   rw->next_ = index + 1;
   return DESERT_OK;
+}
+
+REC_NOINLINE static desert_status write_field_desc(desert_record_writer *rw, size_t index) {
+  return write_field_impl(rw, index, NULL);
+}
+
+REC_NOINLINE static desert_status write_field_plan(desert_record_writer *rw, size_t index) {
+  return write_field_impl(rw, index, rw->plan_);
+}
+
+/* With a plan, a field started in order is a few comparisons with the
+ * plan's data (and a chunk switch for versioned records), done here;
+ * anything else, misuse and errors included, takes the general path (out
+ * of line, so that this one saves no registers) with its own statuses. */
+desert_status desert_record_write_field(desert_record_writer *rw, size_t index) {
+  const desert_record_plan *p;
+  if (!rw || (p = rw->plan_) == NULL) {
+    /* Without a plan, the same shortcut for a version-0 record's fields
+     * started one after the other (none skipped, none transient). */
+    if (rw && rw->w && !rw->version_ && rw->state_ == 1 && !rw->w->status &&
+        index == rw->next_ && index < rw->desc->field_count && rw->desc->fields[index].name &&
+        !(rw->desc->fields[index].flags & DESERT_FIELD_TRANSIENT)) {
+      rw->next_ = index + 1;
+      return DESERT_OK;
+    }
+    return write_field_desc(rw, index);
+  }
+  desert_writer *w = rw->w;
+  if (w && rw->state_ == 1 && !w->status && index < p->field_count) {
+    const desert_rec_pfield *f = &p->fields[index];
+    if (!(f->flags & DESERT_FIELD_TRANSIENT) && rw->next_ <= index && rw->next_ >= f->min_next &&
+        (!rw->version_ || frame_live(w, rw))) {
+      if (rw->version_) enter_chunk(w, rw, f->chunk);
+      rw->next_ = index + 1;
+      return DESERT_OK;
+    }
+  }
+  return write_field_plan(rw, index);
 }
 
 desert_status desert_record_write_field_option(desert_record_writer *rw, size_t index, bool some) {
