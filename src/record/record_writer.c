@@ -127,10 +127,8 @@ static rec_wpool *pool_get(desert_writer *w) {
   p->nframes = 0;
   p->frames_cap = REC_POOL_INLINE;
   p->serial = 0;
-  for (unsigned i = 0; i < REC_HINTS; i++) {
-    p->hint_key[i] = NULL;
-    p->hint_len[i] = 0;
-  }
+  desert_zero(p->hint_key, sizeof p->hint_key);
+  desert_zero(p->hint_len, sizeof p->hint_len);
   w->records = p;
   w->records_free = pool_free;
   return p;
@@ -235,14 +233,18 @@ static inline unsigned hint_slot(const void *key) {
 }
 
 /* Reserves the header's room in the enclosing GROW target for chunk 0 in
- * place: the last header size of this description, at least the fewest
- * bytes any of its headers takes. */
+ * place: the last header size of this description, else the fewest bytes
+ * any of its headers takes. */
 static desert_status reserve_header(desert_writer *w, desert_record_writer *rw) {
   const rec_wpool *p = w->records;
   const desert_record_desc *d = rw->desc;
-  unsigned r = rw->plan_ ? rw->plan_->min_header : desert_rec_min_header(d);
+  /* A hint is the size of a real header of d, so at least its minimum
+   * (unless another description took d's address: then the room is only
+   * too small, and end_in_place moves chunk 0). */
   unsigned k = hint_slot(d);
-  if (p->hint_key[k] == d && p->hint_len[k] > r) r = p->hint_len[k];
+  unsigned r = p->hint_key[k] == d ? p->hint_len[k]
+               : rw->plan_         ? rw->plan_->min_header
+                                   : desert_rec_min_header(d);
   rw->at_ = w->t->len;
   rw->reserved_ = r;
   uint8_t *q = desert_w_reserve(w, r);
