@@ -66,8 +66,10 @@
  * call instead, with O(fields x steps) name comparisons per record and no
  * allocation: descriptions may be built at run time and freed, so the
  * library keeps no cache keyed by their address (it could serve stale
- * data); the caller owns the plan and its lifetime. Both paths write the
- * same bytes and return the same statuses at the same offsets.
+ * data); the caller owns the plan and its lifetime. (The library's own
+ * static tuple descriptions, desert_tuple_desc(n), use their static plans
+ * on this path too.) Both paths write the same bytes and return the same
+ * statuses at the same offsets.
  * desert_record_desc_check validates a description once (plan creation
  * does it).
  *
@@ -177,8 +179,11 @@ DESERT_API desert_status desert_record_desc_check(const desert_record_desc *d);
  * whether the record is "plain" (no steps, every field required: tuples,
  * map entries, plain version-0 records), which takes a straight-line path
  * with no per-field lookups. A plan refers to its description (and the
- * names in it), which must outlive it. Plans are immutable once built:
- * any number of threads may use one at the same time.
+ * names in it), which must outlive it and stay unchanged. Plans are
+ * immutable once built: any number of threads may use one at the same
+ * time (build a plan in static storage before the threads start). A
+ * description that desert_record_desc_check refuses has no plan: use the
+ * description-based calls for it.
  *
  * Two ways to get one:
  *  - desert_record_plan_create(d, alloc, &p) ... desert_record_plan_free(p)
