@@ -635,9 +635,21 @@ typedef struct rec8_view {
   size_t ntags;
 } rec8_view;
 
-static desert_status rec8_write(desert_writer *w, const rec8 *p) {
+/* The record's prepared plan (record.h), built once in static storage:
+ * the _plan rows use it, the others the description-based calls. */
+static const desert_record_plan *rec8_plan(void) {
+  static void *mem[DESERT_RECORD_PLAN_BYTES(5, 1) / sizeof(void *)];
+  static const desert_record_plan *plan;
+  if (!plan && desert_record_plan_init(&rec8_desc, mem, sizeof mem, &plan)) return NULL;
+  return plan;
+}
+
+static desert_status rec8_write_with(desert_writer *w, const rec8 *p,
+                                     const desert_record_plan *plan) {
   desert_record_writer rw;
-  if (desert_record_write_begin(w, &rec8_desc, &rw)) return desert_writer_status(w);
+  if (plan ? desert_record_write_begin_plan(w, plan, &rw)
+           : desert_record_write_begin(w, &rec8_desc, &rw))
+    return desert_writer_status(w);
   desert_record_write_field(&rw, 0);
   desert_write_i32(w, p->id);
   desert_record_write_field(&rw, 1);
@@ -669,10 +681,13 @@ static desert_status read_str_seq(desert_reader *r, desert_str **out, size_t *n)
   return DESERT_OK;
 }
 
-static desert_status rec8_read(desert_reader *r, rec8_view *o) {
+static desert_status rec8_read_with(desert_reader *r, rec8_view *o,
+                                    const desert_record_plan *plan) {
   desert_record_reader rr;
   desert_field_action a = DESERT_FIELD_READ;
-  if (desert_record_read_begin(r, &rec8_desc, &rr)) return desert_reader_status(r);
+  if (plan ? desert_record_read_begin_plan(r, plan, &rr)
+           : desert_record_read_begin(r, &rec8_desc, &rr))
+    return desert_reader_status(r);
   if (!desert_record_read_field(&rr, 0, &a)) desert_read_i32(r, &o->id);
   if (!desert_record_read_field(&rr, 1, &a)) desert_read_string(r, &o->name);
   if (!desert_record_read_field(&rr, 2, &a)) desert_read_f64(r, &o->score);
@@ -746,26 +761,24 @@ static uint64_t rec8_view_sum(const rec8_view *v) {
          (v->ntags ? v->tags[v->ntags - 1].len : 0);
 }
 
-static uint64_t run_rec8_rt(void *p, size_t i) {
-  cs *s = p;
+static uint64_t rec8_rt(cs *s, size_t i, const desert_record_plan *plan) {
   unsigned k = (unsigned)(i % K);
   desert_writer *w = op_writer(s);
   if (!w) return 0;
-  rec8_write(w, s->src[k]);
+  rec8_write_with(w, s->src[k], plan);
   size_t len;
   const uint8_t *d = desert_writer_data(w, &len);
   rec8_view v;
   desert_reader_begin(s->r, d, len);
-  uint64_t r = rec8_read(s->r, &v) ? 0 : rec8_view_sum(&v) + len;
+  uint64_t r = rec8_read_with(s->r, &v, plan) ? 0 : rec8_view_sum(&v) + len;
   op_writer_done(s, w);
   return r;
 }
 
-static uint64_t run_rec8_ser(void *p, size_t i) {
-  cs *s = p;
+static uint64_t rec8_ser(cs *s, size_t i, const desert_record_plan *plan) {
   desert_writer *w = op_writer(s);
   if (!w) return 0;
-  rec8_write(w, s->src[i % K]);
+  rec8_write_with(w, s->src[i % K], plan);
   size_t len;
   const uint8_t *d = desert_writer_data(w, &len);
   uint64_t r = d ? (uint64_t)d[len - 1] + len : 0;
@@ -773,20 +786,27 @@ static uint64_t run_rec8_ser(void *p, size_t i) {
   return r;
 }
 
-static uint64_t run_rec8_de(void *p, size_t i) {
-  cs *s = p;
+static uint64_t rec8_de(cs *s, size_t i, const desert_record_plan *plan) {
   unsigned k = (unsigned)(i % K);
   rec8_view v;
   desert_reader_begin(s->r, s->enc[k], s->enc_len[k]);
-  return rec8_read(s->r, &v) ? 0 : rec8_view_sum(&v);
+  return rec8_read_with(s->r, &v, plan) ? 0 : rec8_view_sum(&v);
 }
 
-static uint64_t run_rec8_size(void *p, size_t i) {
-  cs *s = p;
+static uint64_t rec8_size(cs *s, size_t i, const desert_record_plan *plan) {
   desert_writer_reset(s->w); /* stays in size-only mode */
-  rec8_write(s->w, s->src[i % K]);
+  rec8_write_with(s->w, s->src[i % K], plan);
   return desert_writer_size(s->w);
 }
+
+static uint64_t run_rec8_rt(void *p, size_t i) { return rec8_rt(p, i, NULL); }
+static uint64_t run_rec8_ser(void *p, size_t i) { return rec8_ser(p, i, NULL); }
+static uint64_t run_rec8_de(void *p, size_t i) { return rec8_de(p, i, NULL); }
+static uint64_t run_rec8_size(void *p, size_t i) { return rec8_size(p, i, NULL); }
+static uint64_t run_rec8_rt_plan(void *p, size_t i) { return rec8_rt(p, i, rec8_plan()); }
+static uint64_t run_rec8_ser_plan(void *p, size_t i) { return rec8_ser(p, i, rec8_plan()); }
+static uint64_t run_rec8_de_plan(void *p, size_t i) { return rec8_de(p, i, rec8_plan()); }
+static uint64_t run_rec8_size_plan(void *p, size_t i) { return rec8_size(p, i, rec8_plan()); }
 
 static int rec8_check_view(const rec8_view *v, const rec8 *p, unsigned k, char *msg, size_t cap) {
   if (v->id != p->id || v->name.len != p->name_len || memcmp(v->name.ptr, p->name, p->name_len) ||
@@ -808,30 +828,34 @@ static int verify_rec8(void *p, char *msg, size_t cap) {
                                   'a',  'm',  'm',  'a',  0x0a, 'd',  'e',  'l',  't',  'a'};
   if (codec_check_bytes("case 8 literal", s->enc[0], s->enc_len[0], lit, sizeof lit, msg, cap))
     return 1;
-  for (unsigned k = 0; k < K; k++) {
+  if (!rec8_plan()) return codec_fail(msg, cap, "cannot build the record's plan");
+  /* Both the description-based and the plan-based calls, whichever the row
+   * times. */
+  for (unsigned k = 0; k < 2 * K; k++) {
+    const desert_record_plan *plan = k < K ? NULL : rec8_plan();
     desert_writer *w = op_writer(s);
     if (!w) return codec_fail(msg, cap, "cannot create a writer");
-    rec8_write(w, s->src[k]);
-    int bad = check_writer("record", w, s, k, msg, cap);
+    rec8_write_with(w, s->src[k % K], plan);
+    int bad = check_writer("record", w, s, k % K, msg, cap);
     op_writer_done(s, w);
     if (bad) return 1;
     rec8_view v;
-    desert_reader_begin(s->r, s->enc[k], s->enc_len[k]);
-    rec8_read(s->r, &v);
-    if (check_reader_done("record", s->r, s->enc_len[k], k, msg, cap)) return 1;
-    if (rec8_check_view(&v, s->src[k], k, msg, cap)) return 1;
+    desert_reader_begin(s->r, s->enc[k % K], s->enc_len[k % K]);
+    rec8_read_with(s->r, &v, plan);
+    if (check_reader_done("record", s->r, s->enc_len[k % K], k % K, msg, cap)) return 1;
+    if (rec8_check_view(&v, s->src[k % K], k % K, msg, cap)) return 1;
   }
   return 0;
 }
 
 static int verify_rec8_size(void *p, char *msg, size_t cap) {
   cs *s = p;
-  for (unsigned k = 0; k < K; k++) {
-    uint64_t n = run_rec8_size(s, k);
+  for (unsigned k = 0; k < 2 * K; k++) {
+    uint64_t n = k < K ? run_rec8_size(s, k) : run_rec8_size_plan(s, k);
     if (desert_writer_status(s->w))
       return codec_fail(msg, cap, "size-only writer failed: %s",
                         desert_status_name(desert_writer_status(s->w)));
-    if (n != 54 || n != s->enc_len[k])
+    if (n != 54 || n != s->enc_len[k % K])
       return codec_fail(msg, cap, "size-only variant %u: %llu bytes, expected 54", k,
                         (unsigned long long)n);
     if (desert_writer_data(s->w, NULL) != NULL)
@@ -1064,8 +1088,8 @@ static void map100_write(desert_writer *w, const strmap *m) {
 }
 
 /* Map entries are 2-tuples, read as records (FORMAT.md §7, record.h). */
-static const map_entry_view *map100_read(desert_reader *r, const uint8_t *d, size_t len,
-                                         size_t *n) {
+static const map_entry_view *map100_read_with(desert_reader *r, const uint8_t *d, size_t len,
+                                              size_t *n, bool plan) {
   desert_seq seq;
   desert_reader_begin(r, d, len);
   if (desert_read_seq_begin(r, &seq) || !seq.known || seq.count > desert_reader_remaining(r))
@@ -1073,10 +1097,12 @@ static const map_entry_view *map100_read(desert_reader *r, const uint8_t *d, siz
   map_entry_view *v = desert_reader_alloc(r, seq.count * sizeof *v, 16);
   if (!v) return NULL;
   const desert_record_desc *t2 = desert_tuple_desc(2);
+  const desert_record_plan *p2 = desert_tuple_plan(2);
   for (size_t j = 0; j < seq.count; j++) {
     desert_record_reader tr;
     desert_field_action a;
-    if (desert_record_read_begin(r, t2, &tr)) return NULL;
+    if (plan ? desert_record_read_begin_plan(r, p2, &tr) : desert_record_read_begin(r, t2, &tr))
+      return NULL;
     if (!desert_record_read_field(&tr, 0, &a)) desert_read_string(r, &v[j].key);
     if (!desert_record_read_field(&tr, 1, &a)) desert_read_i32(r, &v[j].val);
     if (desert_record_read_end(&tr)) return NULL;
@@ -1085,19 +1111,20 @@ static const map_entry_view *map100_read(desert_reader *r, const uint8_t *d, siz
   return v;
 }
 
-static uint64_t run_map100_rt(void *p, size_t i) {
-  cs *s = p;
+static uint64_t map100_rt(cs *s, size_t i, bool plan) {
   unsigned k = (unsigned)(i % K);
   desert_writer *w = op_writer(s);
   if (!w) return 0;
   map100_write(w, s->src[k]);
   size_t len, n = 0;
   const uint8_t *d = desert_writer_data(w, &len);
-  const map_entry_view *v = map100_read(s->r, d, len, &n);
+  const map_entry_view *v = map100_read_with(s->r, d, len, &n, plan);
   uint64_t r = v && n ? n + (uint32_t)v[n - 1].val + v[n - 1].key.len + len : 0;
   op_writer_done(s, w);
   return r;
 }
+static uint64_t run_map100_rt(void *p, size_t i) { return map100_rt(p, i, false); }
+static uint64_t run_map100_rt_plan(void *p, size_t i) { return map100_rt(p, i, true); }
 
 static int verify_map100(void *p, char *msg, size_t cap) {
   cs *s = p;
@@ -1111,15 +1138,17 @@ static int verify_map100(void *p, char *msg, size_t cap) {
     int bad = check_writer("map", w, s, k, msg, cap);
     op_writer_done(s, w);
     if (bad) return 1;
-    size_t n = 0;
-    const map_entry_view *v = map100_read(s->r, s->enc[k], s->enc_len[k], &n);
-    if (!v || check_reader_done("map", s->r, s->enc_len[k], k, msg, cap))
-      return msg[0] ? 1 : codec_fail(msg, cap, "map variant %u: decode failed", k);
-    if (n != 100) return codec_fail(msg, cap, "map variant %u: %zu entries", k, n);
-    for (unsigned j = 0; j < 100; j++)
-      if (v[j].val != m->val[j] || v[j].key.len != m->len[j] ||
-          memcmp(v[j].key.ptr, m->key[j], m->len[j]))
-        return codec_fail(msg, cap, "map variant %u: entry %u differs", k, j);
+    for (int plan = 0; plan < 2; plan++) { /* the tuple description, then its plan */
+      size_t n = 0;
+      const map_entry_view *v = map100_read_with(s->r, s->enc[k], s->enc_len[k], &n, plan);
+      if (!v || check_reader_done("map", s->r, s->enc_len[k], k, msg, cap))
+        return msg[0] ? 1 : codec_fail(msg, cap, "map variant %u: decode failed", k);
+      if (n != 100) return codec_fail(msg, cap, "map variant %u: %zu entries", k, n);
+      for (unsigned j = 0; j < 100; j++)
+        if (v[j].val != m->val[j] || v[j].key.len != m->len[j] ||
+            memcmp(v[j].key.ptr, m->key[j], m->len[j]))
+          return codec_fail(msg, cap, "map variant %u: entry %u differs", k, j);
+    }
   }
   return 0;
 }
@@ -1338,6 +1367,28 @@ static uint64_t run_golden_encode(void *p, size_t i) {
   return r;
 }
 
+/* The _plan rows: the same codecs on prepared plans (golden_model_prepare),
+ * switched on for the op only so that the other rows keep the
+ * description-based calls. */
+static void *setup_golden_plan(desert_isa isa, size_t n, codec_info *info) {
+  (void)n;
+  if (golden_model_prepare()) return NULL;
+  golden_model_use_plans(false);
+  return setup_golden(isa, 0, K, info);
+}
+static uint64_t run_golden_decode_plan(void *p, size_t i) {
+  golden_model_use_plans(true);
+  uint64_t r = run_golden_decode(p, i);
+  golden_model_use_plans(false);
+  return r;
+}
+static uint64_t run_golden_encode_plan(void *p, size_t i) {
+  golden_model_use_plans(true);
+  uint64_t r = run_golden_encode(p, i);
+  golden_model_use_plans(false);
+  return r;
+}
+
 static int str_is(desert_str s, const char *t) {
   return s.len == strlen(t) && !memcmp(s.ptr, t, s.len);
 }
@@ -1435,6 +1486,13 @@ static int verify_golden(void *p, char *msg, size_t cap) {
   }
   desert_reader_free(chk);
   desert_writer_free(lw);
+  return bad;
+}
+
+static int verify_golden_plan(void *p, char *msg, size_t cap) {
+  golden_model_use_plans(true);
+  int bad = verify_golden(p, msg, cap);
+  golden_model_use_plans(false);
   return bad;
 }
 
@@ -1934,10 +1992,12 @@ static int verify_opt_st(void *p, char *msg, size_t cap) {
   return 0;
 }
 
-/* Case 8's record with the inline fast paths for its fields. */
+/* Case 8's record the way README recommends for C: its prepared plan and the
+ * inline fast paths for its fields (the _heap rows keep the description-based
+ * calls and the exported functions, the _plan rows the plan alone). */
 static desert_status rec8_write_st(desert_writer *w, const rec8 *p) {
   desert_record_writer rw;
-  if (desert_record_write_begin(w, &rec8_desc, &rw)) return desert_writer_status(w);
+  if (desert_record_write_begin_plan(w, rec8_plan(), &rw)) return desert_writer_status(w);
   desert_record_write_field(&rw, 0);
   desert_write_i32_inline(w, p->id);
   desert_record_write_field(&rw, 1);
@@ -1955,7 +2015,7 @@ static desert_status rec8_write_st(desert_writer *w, const rec8 *p) {
 static desert_status rec8_read_st(desert_reader *r, rec8_view *o) {
   desert_record_reader rr;
   desert_field_action a = DESERT_FIELD_READ;
-  if (desert_record_read_begin(r, &rec8_desc, &rr)) return desert_reader_status(r);
+  if (desert_record_read_begin_plan(r, rec8_plan(), &rr)) return desert_reader_status(r);
   if (!desert_record_read_field(&rr, 0, &a)) desert_read_i32_inline(r, &o->id);
   if (!desert_record_read_field(&rr, 1, &a)) desert_read_string_inline(r, &o->name);
   if (!desert_record_read_field(&rr, 2, &a)) desert_read_f64_inline(r, &o->score);
@@ -2097,36 +2157,44 @@ const codec_case bench_desert_cases[] = {
      setup_bytes_ser, verify_bytes, run_bytes_ser, cs_free},
     {"c07_bytes4k_de", "desert", "deserialize byte block 4096 B (zero-copy view)", 7, PI, 0, 4096,
      setup_bytes_de, verify_bytes, run_bytes_de, cs_free},
-    {"c08_record_rt", "desert", "roundtrip evolved record (54 B), fresh writer in caller storage, inline fields",
+    {"c08_record_rt", "desert", "roundtrip evolved record (54 B), fresh writer in caller storage, plan, inline fields",
      8, HL, 429, 0, setup_rec8_fresh_st, verify_rec8_st, run_rec8_rt_st, cs_free},
     {"c08_record_rt_heap", "desert", "roundtrip evolved record (54 B), fresh writer (heap contexts, exported functions)",
      8, 0, 429, 0, setup_rec8_fresh, verify_rec8, run_rec8_rt, cs_free},
-    {"c08_record_rt_reused", "desert", "roundtrip evolved record, reused writer in caller storage, inline fields",
+    {"c08_record_rt_reused", "desert", "roundtrip evolved record, reused writer in caller storage, plan, inline fields",
      8, 0, 429, 0, setup_rec8_reused_st, verify_rec8_st, run_rec8_rt_st, cs_free},
     {"c08_record_rt_reused_heap", "desert", "roundtrip evolved record, reused writer (heap contexts, exported functions)",
      8, 0, 429, 0, setup_rec8_reused, verify_rec8, run_rec8_rt, cs_free},
-    {"c08_record_ser", "desert", "serialize evolved record, fresh writer in caller storage, inline fields",
+    {"c08_record_ser", "desert", "serialize evolved record, fresh writer in caller storage, plan, inline fields",
      8, 0, 0, 0, setup_rec8_fresh_st, verify_rec8_st, run_rec8_ser_st, cs_free},
     {"c08_record_ser_heap", "desert", "serialize evolved record, fresh writer (heap contexts, exported functions)",
      8, 0, 0, 0, setup_rec8_fresh, verify_rec8, run_rec8_ser, cs_free},
-    {"c08_record_ser_reused", "desert", "serialize evolved record, reused writer in caller storage, inline fields",
+    {"c08_record_ser_reused", "desert", "serialize evolved record, reused writer in caller storage, plan, inline fields",
      8, 0, 0, 0, setup_rec8_reused_st, verify_rec8_st, run_rec8_ser_st, cs_free},
     {"c08_record_ser_reused_heap", "desert", "serialize evolved record, reused writer (heap contexts, exported functions)",
      8, 0, 0, 0, setup_rec8_reused, verify_rec8, run_rec8_ser, cs_free},
-    {"c08_record_de", "desert", "deserialize evolved record, reader in caller storage, inline fields",
+    {"c08_record_de", "desert", "deserialize evolved record, reader in caller storage, plan, inline fields",
      8, 0, 0, 0, setup_rec8_reused_st, verify_rec8_st, run_rec8_de_st, cs_free},
     {"c08_record_de_heap", "desert", "deserialize evolved record (heap contexts, exported functions)",
      8, 0, 0, 0, setup_rec8_reused, verify_rec8, run_rec8_de, cs_free},
+    {"c08_record_rt_plan", "desert", "roundtrip evolved record, fresh writer, prepared plan", 8,
+     0, 429, 0, setup_rec8_fresh, verify_rec8, run_rec8_rt_plan, cs_free},
+    {"c08_record_ser_reused_plan", "desert", "serialize evolved record, reused writer, prepared plan",
+     8, 0, 0, 0, setup_rec8_reused, verify_rec8, run_rec8_ser_plan, cs_free},
+    {"c08_record_de_plan", "desert", "deserialize evolved record, prepared plan", 8, 0, 0, 0,
+     setup_rec8_reused, verify_rec8, run_rec8_de_plan, cs_free},
     {"c09_dedup100_ser", "desert", "serialize DeduplicatedString x100 (130 B), fresh writer", 9,
      HL, 3005, 0, setup_dedup_fresh, verify_dedup, run_dedup_ser, cs_free},
     {"c09_dedup100_ser_reused", "desert", "serialize DeduplicatedString x100, reused writer", 9,
      0, 3005, 0, setup_dedup_reused, verify_dedup, run_dedup_ser, cs_free},
     {"c09_dedup100_de", "desert", "deserialize DeduplicatedString x100", 9, HL, 3389, 0,
      setup_dedup_reused, verify_dedup, run_dedup_de, cs_free},
-    {"c10_record_size", "desert", "serialized size of case 8's record (size-only writer in caller storage, inline)",
+    {"c10_record_size", "desert", "serialized size of case 8's record (size-only writer in caller storage, plan, inline)",
      10, HL, 161, 0, setup_rec8_count_st, verify_rec8_size_st, run_rec8_size_st, cs_free},
     {"c10_record_size_heap", "desert", "serialized size of case 8's record (size-only writer) (heap contexts, exported functions)",
      10, 0, 161, 0, setup_rec8_count, verify_rec8_size, run_rec8_size, cs_free},
+    {"c10_record_size_plan", "desert", "serialized size of case 8's record, prepared plan", 10, 0,
+     161, 0, setup_rec8_count, verify_rec8_size, run_rec8_size_plan, cs_free},
     {"c11_str100_rt", "desert", "roundtrip strings item0..item99 (692 B), fresh writer", 11,
      HL | PI, 3518, 0, setup_str100_fresh, verify_str100, run_str100_rt, cs_free},
     {"c11_str100_rt_reused", "desert", "roundtrip strings x100, reused writer", 11, PI, 3518, 0,
@@ -2143,6 +2211,8 @@ const codec_case bench_desert_cases[] = {
      13, 0, 13.3, 0, setup_opt_reused_st, verify_opt_st, run_opt_rt_st, cs_free},
     {"c13_opt_i32_rt_reused_heap", "desert", "roundtrip Option<i32>, reused writer (heap contexts, exported functions)",
      13, 0, 13.3, 0, setup_opt_reused, verify_opt, run_opt_rt, cs_free},
+    {"c12_map100_rt_reused_plan", "desert", "roundtrip map x100, reused writer, tuple plan", 12, 0,
+     7518, 0, setup_map100_reused, verify_map100, run_map100_rt_plan, cs_free},
     {"c14_i32x10000_rt", "desert", "roundtrip i32 x10000 (40,003 B), fresh writer", 14,
      HL | PI | PF, 12222, 10000, setup_i32arr_rt, verify_i32arr, run_i32arr_rt, cs_free},
     {"c14_i32x10000_rt", "memcpy", "memcpy of 40,003 B", 14, 0, 0, 40003, setup_memcpy,
@@ -2170,6 +2240,11 @@ const codec_case bench_desert_cases[] = {
      16, HL | PI | PF, 28633, 0, setup_golden_fresh, verify_golden, run_golden_encode, golden_free},
     {"c16_golden_encode_reused", "desert", "encode the golden model, reused writer", 16, PI | PF,
      28633, 0, setup_golden_reused, verify_golden, run_golden_encode, golden_free},
+    {"c16_golden_decode_plan", "desert", "decode dataset1.bin, prepared plans", 16, PI | PF, 22392,
+     0, setup_golden_plan, verify_golden_plan, run_golden_decode_plan, golden_free},
+    {"c16_golden_encode_reused_plan", "desert", "encode the golden model, reused writer, prepared plans",
+     16, PI | PF, 28633, 0, setup_golden_plan, verify_golden_plan, run_golden_encode_plan,
+     golden_free},
     {"c16_golden_decode_hot", "desert", "decode dataset1.bin, one input every op (warm caches)",
      16, PI, 22392, 0, setup_golden_hot, verify_golden, run_golden_decode, golden_free},
     {"c16_golden_encode_hot", "desert", "encode the golden model, one model every op, reused writer",

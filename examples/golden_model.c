@@ -100,6 +100,42 @@ static desert_status grow(desert_reader *r, void **items, size_t len, size_t *ca
   return DESERT_OK;
 }
 
+/* ---- prepared plans ---------------------------------------------------------
+ * One plan per record description, in static storage, built by
+ * golden_model_prepare; map entries use the library's static tuple plan. */
+
+enum { P_TM1, P_THROWABLE, P_ELEMENT1, P_FIRST, P_SECOND, P_COUNT };
+static void *plan_mem[P_COUNT][DESERT_RECORD_PLAN_BYTES(18, 3) / sizeof(void *)];
+static const desert_record_plan *plans[P_COUNT];
+static bool plans_on;
+
+desert_status golden_model_prepare(void) {
+  const desert_record_desc *descs[P_COUNT] = {&golden_test_model1_desc, &golden_throwable_desc,
+                                              &golden_element1_desc, &golden_first_desc,
+                                              &golden_second_desc};
+  for (int i = 0; i < P_COUNT; i++) {
+    desert_status st = desert_record_plan_init(descs[i], plan_mem[i], sizeof plan_mem[i], &plans[i]);
+    if (st) return st;
+  }
+  plans_on = true;
+  return DESERT_OK;
+}
+
+void golden_model_use_plans(bool on) { plans_on = on && plans[P_COUNT - 1] != NULL; }
+
+/* Record begin through plan `p` when plans are on. */
+static desert_status rbegin(desert_reader *r, const desert_record_desc *d, int p,
+                            desert_record_reader *rr) {
+  if (plans_on)
+    return desert_record_read_begin_plan(r, p < 0 ? desert_tuple_plan(2) : plans[p], rr);
+  return desert_record_read_begin(r, d, rr);
+}
+static desert_status wbegin(desert_writer *w, const desert_record_desc *d, int p,
+                            desert_record_writer *rw) {
+  return plans_on ? desert_record_write_begin_plan(w, plans[p], rw)
+                  : desert_record_write_begin(w, d, rw);
+}
+
 /* A required field of a description without defaults: the only action the
  * reader can give is READ (anything else is an error already recorded). */
 static desert_status field(desert_record_reader *rr, size_t index) {
@@ -129,7 +165,7 @@ static desert_status read_frame(desert_reader *r, golden_stack_frame *f) {
 desert_status golden_throwable_read(desert_reader *r, golden_throwable *t) {
   desert_record_reader rr;
   desert_field_action a;
-  TRY(desert_record_read_begin(r, &golden_throwable_desc, &rr));
+  TRY(rbegin(r, &golden_throwable_desc, P_THROWABLE, &rr));
   TRY(field(&rr, 0));
   TRY(desert_read_string(r, &t->class_name));
   TRY(field(&rr, 1));
@@ -160,7 +196,7 @@ desert_status golden_throwable_read(desert_reader *r, golden_throwable *t) {
 
 static desert_status read_element1(desert_reader *r, golden_element1 *e) {
   desert_record_reader rr;
-  TRY(desert_record_read_begin(r, &golden_element1_desc, &rr));
+  TRY(rbegin(r, &golden_element1_desc, P_ELEMENT1, &rr));
   TRY(field(&rr, 0));
   TRY(desert_read_string(r, &e->id));
   return desert_record_read_end(&rr);
@@ -191,12 +227,12 @@ desert_status golden_element2_read(desert_reader *r, golden_element2 *e) {
   desert_record_reader rr;
   desert_field_action a;
   if (index == GOLDEN_FIRST) {
-    TRY(desert_record_read_begin(r, &golden_first_desc, &rr));
+    TRY(rbegin(r, &golden_first_desc, P_FIRST, &rr));
     TRY(field(&rr, 0));
     TRY(read_element1(r, &e->first));
     TRY(desert_record_read_end(&rr));
   } else { /* Second: the only other case with an id */
-    TRY(desert_record_read_begin(r, &golden_second_desc, &rr));
+    TRY(rbegin(r, &golden_second_desc, P_SECOND, &rr));
     TRY(field(&rr, 0));
     TRY(desert_read_uuid(r, e->uuid));
     TRY(desert_record_read_field(&rr, 1, &a));
@@ -213,7 +249,7 @@ desert_status golden_model_read(desert_reader *r, golden_model *m) {
   memset(m, 0, sizeof *m);
   desert_record_reader rr;
   desert_field_action a;
-  TRY(desert_record_read_begin(r, &golden_test_model1_desc, &rr));
+  TRY(rbegin(r, &golden_test_model1_desc, P_TM1, &rr));
   TRY(field(&rr, F_BYTE));
   TRY(desert_read_i8(r, &m->byte_));
   TRY(field(&rr, F_SHORT));
@@ -315,7 +351,7 @@ desert_status golden_model_read(desert_reader *r, golden_model *m) {
       golden_map_entry *e = (golden_map_entry *)items + m->option_len;
       /* Map entries are 2-tuples, read as full records (FORMAT.md §7). */
       desert_record_reader tr;
-      TRY(desert_record_read_begin(r, desert_tuple_desc(2), &tr));
+      TRY(rbegin(r, desert_tuple_desc(2), -1, &tr));
       TRY(field(&tr, 0));
       TRY(desert_read_string(r, &e->key));
       TRY(field(&tr, 1));
@@ -346,7 +382,7 @@ static desert_status write_frame(desert_writer *w, const golden_stack_frame *f) 
 
 desert_status golden_throwable_write(desert_writer *w, const golden_throwable *t) {
   desert_record_writer rw;
-  TRY(desert_record_write_begin(w, &golden_throwable_desc, &rw));
+  TRY(wbegin(w, &golden_throwable_desc, P_THROWABLE, &rw));
   TRY(desert_record_write_field(&rw, 0));
   TRY(desert_write_string(w, t->class_name.ptr, t->class_name.len));
   TRY(desert_record_write_field(&rw, 1));
@@ -361,7 +397,7 @@ desert_status golden_throwable_write(desert_writer *w, const golden_throwable *t
 
 static desert_status write_element1(desert_writer *w, const golden_element1 *e) {
   desert_record_writer rw;
-  TRY(desert_record_write_begin(w, &golden_element1_desc, &rw));
+  TRY(wbegin(w, &golden_element1_desc, P_ELEMENT1, &rw));
   TRY(desert_record_write_field(&rw, 0));
   TRY(desert_write_string(w, e->id.ptr, e->id.len));
   return desert_record_write_end(&rw);
@@ -371,11 +407,11 @@ desert_status golden_element2_write(desert_writer *w, const golden_element2 *e) 
   TRY(desert_enum_write_begin(w, &golden_element2_desc, (size_t)e->kind));
   desert_record_writer rw;
   if (e->kind == GOLDEN_FIRST) {
-    TRY(desert_record_write_begin(w, &golden_first_desc, &rw));
+    TRY(wbegin(w, &golden_first_desc, P_FIRST, &rw));
     TRY(desert_record_write_field(&rw, 0));
     TRY(write_element1(w, &e->first));
   } else {
-    TRY(desert_record_write_begin(w, &golden_second_desc, &rw));
+    TRY(wbegin(w, &golden_second_desc, P_SECOND, &rw));
     TRY(desert_record_write_field(&rw, 0));
     TRY(desert_write_uuid(w, e->uuid));
     TRY(desert_record_write_field_option(&rw, 1, e->has_desc));
@@ -387,7 +423,7 @@ desert_status golden_element2_write(desert_writer *w, const golden_element2 *e) 
 
 desert_status golden_model_write(desert_writer *w, const golden_model *m) {
   desert_record_writer rw;
-  TRY(desert_record_write_begin(w, &golden_test_model1_desc, &rw));
+  TRY(wbegin(w, &golden_test_model1_desc, P_TM1, &rw));
   TRY(desert_record_write_field(&rw, F_BYTE));
   TRY(desert_write_i8(w, m->byte_));
   TRY(desert_record_write_field(&rw, F_SHORT));

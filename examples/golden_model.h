@@ -104,6 +104,16 @@ desert_status golden_throwable_write(desert_writer *w, const golden_throwable *t
 desert_status golden_element2_read(desert_reader *r, golden_element2 *e);
 desert_status golden_element2_write(desert_writer *w, const golden_element2 *e);
 
+/* Prepared record plans (record.h): golden_model_prepare builds the plans
+ * of the model's records once, into static storage (call it at start-up,
+ * before any thread reads or writes; returns DESERT_OK or the plan
+ * builder's status). Afterwards every read and write above uses them —
+ * the recommended way for a fixed schema; the bytes, statuses and offsets
+ * are those of the description-based calls. golden_model_use_plans(false)
+ * switches back to the descriptions (tests and benchmarks compare both). */
+desert_status golden_model_prepare(void);
+void golden_model_use_plans(bool on);
+
 /* The descriptions, for tests that want to poke at them. */
 extern const desert_record_desc golden_test_model1_desc;
 extern const desert_record_desc golden_throwable_desc;

@@ -431,5 +431,5 @@ int main(void) {
       cmocka_unit_test(test_scala_enum_evolution),
       cmocka_unit_test(test_registry),
   };
-  return cmocka_run_group_tests_name("record_enum", tests, NULL, NULL);
+  return rt_run_both_modes("record_enum", tests, sizeof tests / sizeof tests[0]);
 }

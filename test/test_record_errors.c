@@ -590,5 +590,5 @@ int main(void) {
       cmocka_unit_test(test_allocation_failures),
       cmocka_unit_test(test_random_mutations),
   };
-  return cmocka_run_group_tests_name("record_errors", tests, NULL, NULL);
+  return rt_run_both_modes("record_errors", tests, sizeof tests / sizeof tests[0]);
 }

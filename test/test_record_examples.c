@@ -622,5 +622,5 @@ int main(void) {
       cmocka_unit_test(test_tuples),
       cmocka_unit_test(test_string_table_order),
   };
-  return cmocka_run_group_tests_name("record_examples", tests, NULL, NULL);
+  return rt_run_both_modes("record_examples", tests, sizeof tests / sizeof tests[0]);
 }

@@ -236,5 +236,5 @@ int main(void) {
       cmocka_unit_test(test_matrix_legacy_writer),
       cmocka_unit_test(test_matrix_stream),
   };
-  return cmocka_run_group_tests_name("record_matrix", tests, NULL, NULL);
+  return rt_run_both_modes("record_matrix", tests, sizeof tests / sizeof tests[0]);
 }

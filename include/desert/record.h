@@ -58,18 +58,31 @@
  * abandoned records left behind (bounded by the nesting depth).
  *
  * Derived data (version, chunk of each field, made-optional indexes,
- * positions, removed names) is computed from the steps on each call, with
- * O(fields x steps) name comparisons per record and no allocation:
- * descriptions may be built at run time and freed, so a cache keyed by
- * their address could serve stale data. desert_record_desc_check validates
- * a description once (do it when you build one).
+ * positions, removed names, header entries) is what a prepared plan holds:
+ * desert_record_plan_create / desert_record_plan_init compute it once, and
+ * desert_record_write_begin_plan / desert_record_read_begin_plan use it
+ * (recommended for every record type written or read more than once).
+ * The description-based begin calls compute the piece they need on each
+ * call instead, with O(fields x steps) name comparisons per record and no
+ * allocation: descriptions may be built at run time and freed, so the
+ * library keeps no cache keyed by their address (it could serve stale
+ * data); the caller owns the plan and its lifetime. (The library's own
+ * static tuple descriptions, desert_tuple_desc(n), use their static plans
+ * on this path too.) Both paths write the same bytes and return the same
+ * statuses at the same offsets.
+ * desert_record_desc_check validates a description once (plan creation
+ * does it).
  *
  * Nesting: records may contain records (in fields, collections, options,
  * enum payloads) up to options.max_depth levels; begin/end calls must nest
- * properly. A versioned record writes its fields into chunk buffers taken
- * from a pool kept in the writer, so a warm writer allocates nothing per
- * record (and a fresh one allocates once for its first small records);
- * version-0 records are written straight through.
+ * properly. A versioned record writes chunk 0 in place, after room
+ * reserved for its header in the enclosing output (the header is moved
+ * into it at _end, and chunk 0 shifted only when the header's size differs
+ * from the room), and its other chunks into chunk buffers taken from a
+ * pool kept in the writer, so a warm writer allocates nothing per record
+ * (and a fresh one allocates once for its first small records). In
+ * size-only mode no chunk is stored: the writer counts each chunk's bytes.
+ * Version-0 records are written straight through.
  *
  * DeduplicatedString fields in records with FieldRemoved/FieldMadeTransient
  * steps: writers register field strings before header names, readers the
@@ -165,6 +178,62 @@ typedef struct desert_record_desc {
  * once for descriptions built at run time. */
 DESERT_API desert_status desert_record_desc_check(const desert_record_desc *d);
 
+/* ---- prepared plans -----------------------------------------------------------
+ * A plan is a description compiled once: per field its chunk, made-optional
+ * step and default; per evolution step the header entry the writer emits;
+ * whether the record is "plain" (no steps, every field required: tuples,
+ * map entries, plain version-0 records), which takes a straight-line path
+ * with no per-field lookups. A plan refers to its description (and the
+ * names in it), which must outlive it and stay unchanged. Plans are
+ * immutable once built: any number of threads may use one at the same
+ * time (build a plan in static storage before the threads start). A
+ * description that desert_record_desc_check refuses has no plan: use the
+ * description-based calls for it.
+ *
+ * Two ways to get one:
+ *  - desert_record_plan_create(d, alloc, &p) ... desert_record_plan_free(p)
+ *    (one allocation; alloc NULL = malloc/free);
+ *  - in caller storage, for static descriptions built once at start-up
+ *    (no allocation, no free):
+ *      static void *point_plan_mem[DESERT_RECORD_PLAN_BYTES(3, 2) / sizeof(void *)];
+ *      const desert_record_plan *point_plan;
+ *      desert_record_plan_init(&point_desc, point_plan_mem, sizeof point_plan_mem,
+ *                              &point_plan);
+ * desert_tuple_plan(n) gives the static plan of desert_tuple_desc(n). */
+typedef struct desert_record_plan desert_record_plan;
+
+/* Upper bound of the bytes a plan of a description with nfields fields and
+ * nsteps steps needs (a constant expression; a multiple of 8). */
+#define DESERT_RECORD_PLAN_FIXED_BYTES 96u
+#define DESERT_RECORD_PLAN_BYTES(nfields, nsteps)                        \
+  (DESERT_RECORD_PLAN_FIXED_BYTES + (((size_t)(nfields) * 12u + 7u) & ~(size_t)7u) + \
+   (((size_t)(nsteps) * 2u + 7u) & ~(size_t)7u))
+
+/* Exact bytes the plan of d needs in caller storage; 0 when no plan can be
+ * built (d fails desert_record_desc_check or has 2^32 - 1 fields or more). */
+DESERT_API size_t desert_record_plan_size(const desert_record_desc *d);
+/* Builds the plan of d in storage[0..size) (aligned like a pointer), which
+ * must stay valid and unmodified as long as the plan is used; *out = the
+ * plan (pointing into storage) or NULL. Statuses: DESERT_E_ARGUMENT (out or
+ * storage NULL, storage misaligned, d failing desert_record_desc_check or
+ * with 2^32 - 1 fields or more),
+ * DESERT_E_DST_TOO_SMALL (size below desert_record_plan_size(d)). Nothing to
+ * free. O(fields^2 + fields x steps). */
+DESERT_API desert_status desert_record_plan_init(const desert_record_desc *d, void *storage,
+                                                 size_t size, const desert_record_plan **out);
+/* Allocates (one block, through alloc; NULL = malloc/free) and builds the
+ * plan of d; *out = the plan or NULL. Statuses: DESERT_E_ARGUMENT (out NULL,
+ * d refused as by desert_record_plan_init), DESERT_E_NOMEM. Free it with
+ * desert_record_plan_free once no record writer or reader uses it. */
+DESERT_API desert_status desert_record_plan_create(const desert_record_desc *d,
+                                                   const desert_allocator *alloc,
+                                                   desert_record_plan **out);
+/* Frees a plan from desert_record_plan_create (NULL: no-op; a plan built
+ * with desert_record_plan_init is left alone). */
+DESERT_API void desert_record_plan_free(desert_record_plan *p);
+/* The description a plan was built from (NULL for NULL). */
+DESERT_API const desert_record_desc *desert_record_plan_desc(const desert_record_plan *p);
+
 /* ---- writing ---------------------------------------------------------------- */
 
 /* Per-record writing state; lives on the caller's stack. The members after
@@ -180,6 +249,13 @@ typedef struct desert_record_writer {
   size_t serial_;   /* identifies the frame (guards against stale use) */
   unsigned version_;
   unsigned state_; /* 0 idle, 1 open, 2 ended */
+  const desert_record_plan *plan_; /* NULL: description-based */
+  size_t at_;       /* in-place chunk 0: offset of the reserved header in the
+                     * enclosing output; size-only: count when the live
+                     * chunk was entered */
+  unsigned chunk_;  /* chunk the writes go to now */
+  unsigned layout_; /* 0 version 0, 1 chunk 0 in place, 2 size-only */
+  unsigned reserved_; /* header bytes reserved in place */
 } desert_record_writer;
 
 /* Writes the version byte. Version 0: fields go straight to the output.
@@ -191,6 +267,12 @@ typedef struct desert_record_writer {
  * the writer and rw must not be used further (no _end needed). */
 DESERT_API desert_status desert_record_write_begin(desert_writer *w, const desert_record_desc *d,
                                                    desert_record_writer *rw);
+/* desert_record_write_begin with a prepared plan (the description is the
+ * plan's): same bytes and statuses, without the per-call derivations. A
+ * NULL plan is DESERT_E_ARGUMENT. The plan must stay valid until _end. */
+DESERT_API desert_status desert_record_write_begin_plan(desert_writer *w,
+                                                        const desert_record_plan *plan,
+                                                        desert_record_writer *rw);
 /* Starts field `index` (declaration index): the following writes go to the
  * field's chunk. Non-transient fields must be started in declaration order,
  * each once. Statuses: DESERT_E_STATE (a transient field, an index that is
@@ -252,6 +334,7 @@ typedef struct desert_record_reader {
   unsigned version_;      /* stored version byte (0..255) */
   unsigned chunk_;        /* chunk whose cursor is live; UINT_MAX: none */
   unsigned state_;        /* 0 idle, 1 open, 2 ended */
+  const desert_record_plan *plan_; /* NULL: description-based */
 } desert_record_reader;
 
 /* Reads the version byte and, for version >= 1, the sv + 1 header entries;
@@ -270,6 +353,13 @@ typedef struct desert_record_reader {
  * open: there is nothing to end. */
 DESERT_API desert_status desert_record_read_begin(desert_reader *r, const desert_record_desc *d,
                                                   desert_record_reader *rr);
+/* desert_record_read_begin with a prepared plan (the description is the
+ * plan's): same actions, statuses and offsets, without the per-call
+ * derivations. A NULL plan is DESERT_E_ARGUMENT (recorded in the reader).
+ * The plan must stay valid until _end. */
+DESERT_API desert_status desert_record_read_begin_plan(desert_reader *r,
+                                                       const desert_record_plan *plan,
+                                                       desert_record_reader *rr);
 /* Positions the reader for field `index` of the reader's description and
  * says what to do in *action. Every field, transient ones included, must be
  * visited in declaration order (position counters depend on it); fields at
@@ -309,6 +399,9 @@ DESERT_API unsigned desert_record_read_version(const desert_record_reader *rr);
 #define DESERT_TUPLE_MAX_ARITY 22u
 /* Static description of an n-tuple, 1 <= n <= 22; NULL otherwise. */
 DESERT_API const desert_record_desc *desert_tuple_desc(size_t arity);
+/* Static plan of desert_tuple_desc(n) (the tuple and map-entry fast path),
+ * 1 <= n <= 22; NULL otherwise. */
+DESERT_API const desert_record_plan *desert_tuple_plan(size_t arity);
 
 /* ---- transparent wrappers (FORMAT.md §14) ----------------------------------------
  * A single-field wrapper declared transparent (Rust #[desert(transparent)],

@@ -611,6 +611,13 @@ struct desert_cstruct {
   /* Fills field `index` of obj when the data does not hold it (transient
    * fields; fields older data predates). NULL: left zeroed. */
   void (*defaults)(void *obj, size_t index);
+  /* Optional prepared plan of `record` (record.h: desert_record_plan_init or
+   * _create on &this->record, e.g. at start-up for a descriptor that is not
+   * const): encode and decode then skip the per-record derivations. NULL
+   * (what the DESERT_CSTRUCT macros set): the description-based calls. A
+   * plan of another description is refused by desert_cstruct_check and
+   * ignored by encode/decode. */
+  const desert_record_plan *plan;
 };
 
 /* Field names "_1".."_22" of tuples (FORMAT.md §7), for DESERT_CSTRUCT_TUPLE. */
@@ -691,13 +698,13 @@ DESERT_API extern const desert_field_desc desert_ctuple_fields[22];
   { DESERT_ENUM_DESC(name, case_descs, sorted), (ccases),                                      \
     offsetof(E, tag) + 0 * sizeof(char[sizeof(((E *)0)->tag) == 4 ? 1 : -1]), sizeof(E) }
 #define DESERT_CSTRUCT(S, name, fields, steps, cfields, defaults_fn) \
-  { DESERT_RECORD_DESC(name, fields, steps), (cfields), sizeof(S), (defaults_fn) }
+  { DESERT_RECORD_DESC(name, fields, steps), (cfields), sizeof(S), (defaults_fn), NULL }
 #define DESERT_CSTRUCT_V0(S, name, fields, cfields, defaults_fn) \
-  { DESERT_RECORD_DESC_V0(name, fields), (cfields), sizeof(S), (defaults_fn) }
+  { DESERT_RECORD_DESC_V0(name, fields), (cfields), sizeof(S), (defaults_fn), NULL }
 /* A tuple (FORMAT.md §7; map entries are 2-tuples): a version-0 record of
  * fields "_1".."_n", n = the number of cfields (at most 22). */
 #define DESERT_CSTRUCT_TUPLE(S, cfields) \
-  { { "Tuple", desert_ctuple_fields, DESERT_COUNTOF(cfields), NULL, 0 }, (cfields), sizeof(S), NULL }
+  { { "Tuple", desert_ctuple_fields, DESERT_COUNTOF(cfields), NULL, 0 }, (cfields), sizeof(S), NULL, NULL }
 
 /* Validates a descriptor and everything it reaches: the record description
  * (desert_record_desc_check), C types, offsets inside the struct (or slot),

@@ -1,5 +1,6 @@
 /* src/core/strtab.c — DeduplicatedString table (see strtab.h): entries indexed
- * by id, plus an open-addressing hash index from content to id.
+ * by id, plus an open-addressing hash index from content to id, with the
+ * last id seen checked before hashing.
  * SPDX-License-Identifier: MIT */
 #include "core/strtab.h"
 
@@ -13,6 +14,7 @@ void desert_strtab_init(desert_strtab *t, const desert_allocator *alloc, bool co
   t->count = t->entries_cap = 0;
   t->slots = NULL;
   t->slots_cap = 0;
+  t->last = 0;
   desert_arena_init(&t->text, alloc);
 }
 
@@ -21,6 +23,7 @@ void desert_strtab_clear(desert_strtab *t) {
   if (!t->dirty) return;
   t->dirty = false;
   t->count = 0;
+  t->last = 0;
   if (t->slots) memset(t->slots, 0, t->slots_cap * sizeof *t->slots);
   desert_arena_reset(&t->text);
 }
@@ -32,34 +35,54 @@ void desert_strtab_free(desert_strtab *t) {
   t->entries = NULL;
   t->slots = NULL;
   t->count = t->entries_cap = t->slots_cap = 0;
+  t->last = 0;
 }
 
-/* Word-at-a-time multiplicative hash; strings are trusted in the writer and
- * the reader's table size is bounded by its input, so no keyed hash. The
- * tail is read with fixed-size (overlapping) loads: a variable-length
- * memcpy would be a library call on the dedup hot path. */
+static inline uint64_t load64(const char *p) {
+  uint64_t w;
+  memcpy(&w, p, 8);
+  return w;
+}
+static inline uint32_t load32(const char *p) {
+  uint32_t w;
+  memcpy(&w, p, 4);
+  return w;
+}
+
+/* Multiplicative hash; strings are trusted in the writer and the reader's
+ * table size is bounded by its input, so no keyed hash. Every load has a
+ * fixed size (overlapping at the ends): a variable-length memcpy would be
+ * a library call on the dedup hot path. Strings of at most 16 bytes (most
+ * deduplicated strings: names, tags, enum-like values) take two loads and
+ * one mixing round; longer ones a round per 8 bytes. */
 static uint64_t hash_bytes(const char *s, size_t len) {
   const uint64_t m = 0x9E3779B97F4A7C15ull;
+  uint64_t a, b;
+  if (len <= 16) {
+    if (len >= 8) {
+      a = load64(s);
+      b = load64(s + len - 8);
+    } else if (len >= 4) {
+      a = load32(s);
+      b = load32(s + len - 4);
+    } else if (len) {
+      a = (uint64_t)(uint8_t)s[0] << 16 | (uint64_t)(uint8_t)s[len / 2] << 8 | (uint8_t)s[len - 1];
+      b = 0;
+    } else {
+      a = b = 0;
+    }
+    uint64_t h = (a ^ (uint64_t)len * m) * m ^ (b + 0x2545F4914F6CDD1Dull);
+    h *= m;
+    return h ^ (h >> 32);
+  }
   uint64_t h = (uint64_t)len * m ^ 0x2545F4914F6CDD1Dull;
-  uint64_t w;
   size_t i = 0;
   for (; i + 8 <= len; i += 8) {
-    memcpy(&w, s + i, 8);
-    h = (h ^ w) * m;
+    h = (h ^ load64(s + i)) * m;
     h ^= h >> 29;
   }
-  if (i < len) {
-    if (len >= 8) {
-      memcpy(&w, s + len - 8, 8);
-    } else if (len >= 4) {
-      uint32_t a, b;
-      memcpy(&a, s, 4);
-      memcpy(&b, s + len - 4, 4);
-      w = (uint64_t)a << 32 | b;
-    } else {
-      w = (uint64_t)(uint8_t)s[0] << 16 | (uint64_t)(uint8_t)s[len / 2] << 8 | (uint8_t)s[len - 1];
-    }
-    h = (h ^ w) * m;
+  if (i < len) { /* the last 8 bytes, overlapping the loop's */
+    h = (h ^ load64(s + len - 8)) * m;
     h ^= h >> 29;
   }
   h *= m;
@@ -70,15 +93,29 @@ static bool entry_is(const desert_strtab_entry *e, const char *s, size_t len, ui
   return e->hash == h && e->len == len && (len == 0 || memcmp(e->ptr, s, len) == 0);
 }
 
-uint32_t desert_strtab_find(const desert_strtab *t, const char *s, size_t len) {
-  if (t->count == 0) return 0;
-  uint64_t h = hash_bytes(s, len);
+/* Probe of the hash index; 0 when absent. */
+static uint32_t lookup(const desert_strtab *t, const char *s, size_t len, uint64_t h) {
   size_t mask = t->slots_cap - 1;
   for (size_t i = (size_t)h & mask;; i = (i + 1) & mask) {
     uint32_t id = t->slots[i];
     if (id == 0) return 0;
     if (entry_is(&t->entries[id - 1], s, len, h)) return id;
   }
+}
+
+/* The last-seen entry, if it holds the text. */
+static inline bool is_last(const desert_strtab *t, const char *s, size_t len) {
+  if (!t->last) return false;
+  const desert_strtab_entry *e = &t->entries[t->last - 1];
+  return e->len == len && (len == 0 || memcmp(e->ptr, s, len) == 0);
+}
+
+uint32_t desert_strtab_find(desert_strtab *t, const char *s, size_t len) {
+  if (t->count == 0) return 0;
+  if (is_last(t, s, len)) return t->last;
+  uint32_t id = lookup(t, s, len, hash_bytes(s, len));
+  if (id) t->last = id;
+  return id;
 }
 
 static void index_entry(desert_strtab *t, uint32_t id) {
@@ -113,8 +150,15 @@ static desert_status grow_entries(desert_strtab *t) {
 
 desert_status desert_strtab_add(desert_strtab *t, const char *s, size_t len, uint32_t *id,
                                 bool *added) {
-  uint32_t found = desert_strtab_find(t, s, len);
+  if (is_last(t, s, len)) {
+    *id = t->last;
+    *added = false;
+    return DESERT_OK;
+  }
+  const uint64_t h = hash_bytes(s, len);
+  uint32_t found = t->count ? lookup(t, s, len, h) : 0;
   if (found) {
+    t->last = found;
     *id = found;
     *added = false;
     return DESERT_OK;
@@ -134,10 +178,11 @@ desert_status desert_strtab_add(desert_strtab *t, const char *s, size_t len, uin
   desert_strtab_entry *e = &t->entries[t->count];
   e->ptr = key;
   e->len = len;
-  e->hash = hash_bytes(s, len);
+  e->hash = h;
   t->count++;
   t->dirty = true;
   index_entry(t, (uint32_t)t->count);
+  t->last = (uint32_t)t->count;
   *id = (uint32_t)t->count;
   *added = true;
   return DESERT_OK;
@@ -151,6 +196,7 @@ const desert_strtab_entry *desert_strtab_get(const desert_strtab *t, uint64_t id
 void desert_strtab_truncate(desert_strtab *t, size_t n) {
   if (n >= t->count) return;
   t->count = n;
+  if (t->last > n) t->last = 0;
   /* Rebuild the index: only the legacy writer does this, once per record
    * that registers header strings, on small tables. (The copied text of the
    * dropped entries stays in the arena until the next message.) */

@@ -23,13 +23,17 @@ typedef struct desert_strtab {
   uint32_t *slots; /* open addressing: 0 empty, else id */
   size_t slots_cap; /* power of two */
   desert_arena text; /* copied keys (writer only) */
+  uint32_t last;     /* id found or added last, checked before hashing (a
+                      * string written over and over is the common case);
+                      * 0: none */
 } desert_strtab;
 
 void desert_strtab_init(desert_strtab *t, const desert_allocator *alloc, bool copy_keys);
 void desert_strtab_clear(desert_strtab *t); /* keeps memory */
 void desert_strtab_free(desert_strtab *t);
-/* id of the text, or 0 when absent. */
-uint32_t desert_strtab_find(const desert_strtab *t, const char *s, size_t len);
+/* id of the text, or 0 when absent. Remembers a hit as the last-seen id
+ * (hence not const). */
+uint32_t desert_strtab_find(desert_strtab *t, const char *s, size_t len);
 /* Registers the text if absent (copying it when copy_keys); *id = its id
  * (new or existing); *added tells which. DESERT_E_NOMEM on failure,
  * DESERT_E_LIMIT past 2^31-1 entries. */

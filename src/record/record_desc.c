@@ -1,7 +1,6 @@
 /* src/record/record_desc.c — derived data of a record description (FORMAT.md
  * §13.1): version, chunk of each field, made-optional indexes, removed
- * names, positions; plus the full description check and the static tuple
- * descriptions (§7).
+ * names, positions; plus the full description check.
  *
  * Everything is recomputed from the steps on each call rather than cached:
  * descriptions may be built at run time (the schema layer does) and freed,
@@ -20,9 +19,11 @@ desert_status desert_rec_quick_check_steps(const desert_record_desc *d) {
   return DESERT_OK;
 }
 
-/* Same text; first bytes compared inline because most names differ there. */
+/* Same text; the same pointer first (a step naming a field of the same
+ * static description usually shares its literal), then the first bytes
+ * inline because most names differ there. */
 static inline bool same_name(const char *a, const char *b) {
-  return a[0] == b[0] && strcmp(a, b) == 0;
+  return a == b || (a[0] == b[0] && strcmp(a, b) == 0);
 }
 
 unsigned desert_rec_field_chunk(const desert_record_desc *d, size_t index, bool *has_default) {
@@ -106,27 +107,4 @@ desert_status desert_record_desc_check(const desert_record_desc *d) {
     }
   }
   return DESERT_OK;
-}
-
-/* ---- tuples ------------------------------------------------------------------
- * One field array "_1".."_22" shared by the 22 descriptions: the n-tuple
- * uses its first n entries. */
-static const desert_field_desc tuple_fields[DESERT_TUPLE_MAX_ARITY] = {
-    {"_1", 0},  {"_2", 0},  {"_3", 0},  {"_4", 0},  {"_5", 0},  {"_6", 0},  {"_7", 0},  {"_8", 0},
-    {"_9", 0},  {"_10", 0}, {"_11", 0}, {"_12", 0}, {"_13", 0}, {"_14", 0}, {"_15", 0}, {"_16", 0},
-    {"_17", 0}, {"_18", 0}, {"_19", 0}, {"_20", 0}, {"_21", 0}, {"_22", 0}};
-
-#define DESERT_TUPLE_DESC(n) \
-  { "Tuple" #n, tuple_fields, n, NULL, 0 }
-static const desert_record_desc tuple_descs[DESERT_TUPLE_MAX_ARITY] = {
-    DESERT_TUPLE_DESC(1),  DESERT_TUPLE_DESC(2),  DESERT_TUPLE_DESC(3),  DESERT_TUPLE_DESC(4),
-    DESERT_TUPLE_DESC(5),  DESERT_TUPLE_DESC(6),  DESERT_TUPLE_DESC(7),  DESERT_TUPLE_DESC(8),
-    DESERT_TUPLE_DESC(9),  DESERT_TUPLE_DESC(10), DESERT_TUPLE_DESC(11), DESERT_TUPLE_DESC(12),
-    DESERT_TUPLE_DESC(13), DESERT_TUPLE_DESC(14), DESERT_TUPLE_DESC(15), DESERT_TUPLE_DESC(16),
-    DESERT_TUPLE_DESC(17), DESERT_TUPLE_DESC(18), DESERT_TUPLE_DESC(19), DESERT_TUPLE_DESC(20),
-    DESERT_TUPLE_DESC(21), DESERT_TUPLE_DESC(22)};
-
-const desert_record_desc *desert_tuple_desc(size_t arity) {
-  if (arity == 0 || arity > DESERT_TUPLE_MAX_ARITY) return NULL;
-  return &tuple_descs[arity - 1];
 }

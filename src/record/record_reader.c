@@ -13,11 +13,16 @@
  * after an error leaves a stale frame, and the next begin drops every frame
  * at its own depth or deeper (desert_reader_begin resets the depth), which
  * bounds the stack by max_depth frames.
+ *
+ * The per-field data (chunk, made-optional step, default) comes from the
+ * record's plan when it has one, else from record_plan.c's functions on the
+ * description; a plain plan on version-0 data (tuples, map entries) only
+ * counts fields.
  * SPDX-License-Identifier: MIT */
 #include <limits.h>
 
 #include "core/reader_internal.h"
-#include "record/record_derived.h"
+#include "record/record_plan.h"
 #include "record/record_versioned.h"
 
 enum { E_CHUNK = 0, E_EMPTY = 1, E_MADE_OPTIONAL = 2, E_REMOVED = 3 };
@@ -276,16 +281,18 @@ static void read_finish(desert_record_reader *rr) {
   rr->chunk_ = NO_CHUNK;
 }
 
-desert_status desert_record_read_begin(desert_reader *r, const desert_record_desc *d,
-                                       desert_record_reader *rr) {
+static desert_status read_begin(desert_reader *r, const desert_record_desc *d,
+                                const desert_record_plan *plan, desert_record_reader *rr) {
   if (!r || !rr) return DESERT_E_ARGUMENT;
   desert_zero(rr, sizeof *rr); /* not memset: see desert_zero */
   rr->r = r;
   rr->desc = d;
+  rr->plan_ = plan;
   rr->frame_ = NO_FRAME;
   rr->chunk_ = NO_CHUNK;
   if (r->status) return r->status;
-  if (desert_rec_quick_check(d)) return desert_r_fail(r, DESERT_E_ARGUMENT, r->pos);
+  /* A plan's description passed desert_record_desc_check when it was built. */
+  if (!plan && desert_rec_quick_check(d)) return desert_r_fail(r, DESERT_E_ARGUMENT, r->pos);
   if (desert_reader_enter(r)) return r->status;
   size_t at = r->pos;
   const uint8_t *v = desert_r_take(r, 1);
@@ -303,8 +310,26 @@ desert_status desert_record_read_begin(desert_reader *r, const desert_record_des
   return DESERT_OK;
 }
 
-static bool is_removed(const rec_rframe *f, const rec_entry *e, const char *name) {
-  size_t len = strlen(name);
+desert_status desert_record_read_begin(desert_reader *r, const desert_record_desc *d,
+                                       desert_record_reader *rr) {
+  return read_begin(r, d, desert_rec_static_plan(d), rr);
+}
+
+desert_status desert_record_read_begin_plan(desert_reader *r, const desert_record_plan *plan,
+                                            desert_record_reader *rr) {
+  if (!plan) {
+    if (!r || !rr) return DESERT_E_ARGUMENT;
+    desert_zero(rr, sizeof *rr);
+    rr->r = r;
+    rr->frame_ = NO_FRAME;
+    rr->chunk_ = NO_CHUNK;
+    if (r->status) return r->status;
+    return desert_r_fail(r, DESERT_E_ARGUMENT, r->pos);
+  }
+  return read_begin(r, plan->desc, plan, rr);
+}
+
+static bool is_removed(const rec_rframe *f, const rec_entry *e, const char *name, size_t len) {
   for (unsigned i = 0, seen = 0; i < f->nentries && seen < f->nremoved; i++) {
     if (e[i].kind != E_REMOVED) continue;
     seen++;
@@ -322,8 +347,12 @@ static bool is_made_optional(const rec_rframe *f, const rec_entry *e, unsigned c
   return false;
 }
 
-desert_status desert_record_read_field(desert_record_reader *rr, size_t index,
-                                       desert_field_action *action) {
+/* The general path. Inlined twice with `plan` a parameter: once with NULL
+ * (the description-based path, where the compiler removes every plan
+ * branch) and once with the record's plan. */
+DESERT_INLINE desert_status read_field_impl(desert_record_reader *rr, size_t index,
+                                            desert_field_action *action,
+                                            const desert_record_plan *plan) {
   if (!rr || !rr->r) return DESERT_E_ARGUMENT;
   desert_reader *r = rr->r;
   if (r->status) return r->status;
@@ -350,7 +379,8 @@ desert_status desert_record_read_field(desert_record_reader *rr, size_t index,
   }
   const bool optional = (fd->flags & DESERT_FIELD_OPTIONAL) != 0;
   /* Rule 2: removed in the data's version. */
-  if (f && f->nremoved && is_removed(f, e, fd->name)) {
+  if (f && f->nremoved &&
+      is_removed(f, e, fd->name, plan ? plan->fields[index].name_len : strlen(fd->name))) {
     if (!optional) return desert_r_fail(r, DESERT_E_FIELD_REMOVED, rr->version_offset_);
     *action = DESERT_FIELD_NONE;
     return DESERT_OK;
@@ -359,7 +389,13 @@ desert_status desert_record_read_field(desert_record_reader *rr, size_t index,
    * steps (tuples, map entries, unevolved records) every field is in
    * chunk 0: skip the step scan. */
   bool has_default = false;
-  unsigned c = d->step_count ? desert_rec_field_chunk(d, index, &has_default) : 0;
+  unsigned c = 0;
+  if (plan) {
+    c = plan->fields[index].chunk;
+    has_default = plan->fields[index].has_default;
+  } else if (d->step_count) {
+    c = desert_rec_field_chunk(d, index, &has_default);
+  }
   int32_t p = f ? ++frame_counters(f)[c] : 0;
   /* Rule 4: the data predates the field. */
   if (rr->version_ < c) {
@@ -373,7 +409,8 @@ desert_status desert_record_read_field(desert_record_reader *rr, size_t index,
   /* Rule 5: read from chunk c (version 0: the stream itself). */
   if (f) enter_chunk(rr, c);
   if (optional) {
-    if (d->step_count && rr->version_ < desert_rec_made_optional_index(d, index)) {
+    if (d->step_count &&
+        rr->version_ < (plan ? plan->fields[index].mo_index : desert_rec_made_optional_index(d, index))) {
       *action = DESERT_FIELD_READ; /* still a plain T in this data: Some(T) */
       return DESERT_OK;
     }
@@ -390,6 +427,42 @@ desert_status desert_record_read_field(desert_record_reader *rr, size_t index,
     if (!t) return r->status;
     if (*t == 0) return desert_r_fail(r, DESERT_E_NONOPTIONAL_NONE, at);
   }
+  *action = DESERT_FIELD_READ;
+  return DESERT_OK;
+}
+
+REC_NOINLINE static desert_status read_field_desc(desert_record_reader *rr, size_t index,
+                                                 desert_field_action *action) {
+  return read_field_impl(rr, index, action, NULL);
+}
+
+REC_NOINLINE static desert_status read_field_plan(desert_record_reader *rr, size_t index,
+                                                 desert_field_action *action) {
+  return read_field_impl(rr, index, action, rr->plan_);
+}
+
+/* A required field read in order from version-0 data by a description
+ * without steps (tuples, map entries, plain records; with a plan: a plain
+ * plan) is a counter step, done here; anything else, misuse and errors
+ * included, takes the general path (out of line, so that this one saves no
+ * registers) with its own statuses. */
+desert_status desert_record_read_field(desert_record_reader *rr, size_t index,
+                                       desert_field_action *action) {
+  if (!rr || !rr->r || rr->r->status || rr->state_ != 1 || rr->frame_ != NO_FRAME || !action ||
+      index != rr->next_)
+    return rr && rr->plan_ ? read_field_plan(rr, index, action)
+                           : read_field_desc(rr, index, action);
+  const desert_record_plan *p = rr->plan_;
+  bool plain;
+  if (p) {
+    plain = (p->flags & REC_PLAN_PLAIN) && index < p->field_count;
+  } else {
+    const desert_record_desc *d = rr->desc;
+    plain = d->step_count == 0 && index < d->field_count && d->fields[index].name &&
+            d->fields[index].flags == 0;
+  }
+  if (!plain) return p ? read_field_plan(rr, index, action) : read_field_desc(rr, index, action);
+  rr->next_ = index + 1;
   *action = DESERT_FIELD_READ;
   return DESERT_OK;
 }

@@ -1,14 +1,34 @@
 /* src/record/record_writer.c — writing records (FORMAT.md §13.2–§13.4, §13.6):
- * version byte, per-chunk buffers, evolution header, chunks in order.
+ * version byte, chunks, evolution header, chunks in order.
  *
- * Version 0 goes straight to the output. A versioned record redirects the
- * writer's target (w->t) to one GROW buffer per chunk while its fields are
- * written, then writes the header and splices the chunks into the
- * enclosing target. The buffers come from a pool kept in w->records and
+ * Version 0 goes straight to the output. A versioned record has three
+ * layouts, chosen at begin by the enclosing target (w->t):
+ *  - GROW target (a heap output or a chunk buffer): chunk 0 is written in
+ *    place, after room reserved for the header (the fewest bytes the
+ *    header can take, or the size this description's header had last time
+ *    in this writer); the other chunks go to chunk buffers. At _end the
+ *    header is built in a scratch buffer, chunk 0 is moved only if the
+ *    header's size differs from the room, the header is copied in front of
+ *    it and the other chunks are appended. So chunk 0 — most of a record,
+ *    and at every nesting level — is written once and never copied.
+ *  - COUNT target (size-only mode): each chunk is a COUNT target of its
+ *    own (its first bytes land in a scratch area so that the writers'
+ *    inline path serves them, then in the writer's sink); _end counts the
+ *    header and adds the chunk sizes. No chunk is stored. (Counting every
+ *    chunk in the enclosing target would send every write through the
+ *    out-of-line path: measured slower for small records.)
+ *  - FIXED target (the caller's buffer): every chunk in a chunk buffer and
+ *    the header written before them at _end, as the format orders it, so
+ *    a buffer that is too small fails exactly as it always did.
+ * The chunk buffers are GROW targets from a pool kept in w->records and
  * used as a stack (a nested record takes the buffers above its parent's),
  * so a warm writer allocates nothing per record; the pool embeds its first
  * buffers (with 64 bytes of storage each) and frames, so a fresh writer's
  * first small record allocates once.
+ *
+ * The derived data (chunk of a field, header entries) comes from the
+ * record's plan when it has one, else from record_plan.c's functions on
+ * the description, computed on the spot.
  *
  * The pool's stack is a list of frames tagged with the nesting depth they
  * were opened at. A record abandoned after an error (its _end never
@@ -17,7 +37,7 @@
  * stale frames never pile up beyond max_depth and never share buffers with
  * live records.
  * SPDX-License-Identifier: MIT */
-#include "record/record_derived.h"
+#include "record/record_plan.h"
 #include "scalar/scalar.h"
 #include "core/writer_internal.h"
 
@@ -35,15 +55,16 @@ typedef struct rec_wframe {
  * chunks spill to the heap. Keeps a fresh writer's first versioned record
  * at one allocation (the pool) instead of eight. */
 #define REC_POOL_INLINE 4u
+#define REC_HINTS 16u
 
-/* One chunk buffer. Size-only mode uses these GROW buffers too: routing
- * chunks to COUNT targets (no bytes stored) was measured slower for small
- * records (bench case 10: +11% instructions, +10% time), since a COUNT
- * target sends every write through desert_w_reserve_slow while a buffer
- * with room takes the inline path; small chunks fit `store` anyway. */
+/* One chunk buffer: a GROW target, and for size-only mode a COUNT target
+ * whose first REC_BUF_INLINE bytes of writes land in `store` through the
+ * writers' inline path (nothing reads them) before the rest goes to the
+ * writer's sink; only its len, the chunk's size, matters. */
 typedef struct rec_wbuf {
   desert_wtarget grow;
-  uint8_t store[REC_BUF_INLINE]; /* grow's embedded first storage */
+  desert_wtarget count;
+  uint8_t store[REC_BUF_INLINE]; /* grow's embedded first storage; count's scratch */
 } rec_wbuf;
 
 typedef struct rec_wpool {
@@ -53,6 +74,12 @@ typedef struct rec_wpool {
   rec_wframe *frames;
   size_t nframes, frames_cap;
   size_t serial; /* last serial handed out */
+  /* Header size of the last record of a description (keyed by its
+   * address, direct-mapped): the room reserved for the next one. Only a
+   * hint — a wrong one (an address reused by another description) costs a
+   * move of chunk 0, never wrong bytes. */
+  const void *hint_key[REC_HINTS];
+  uint16_t hint_len[REC_HINTS];
   rec_wbuf *bufs_inline[REC_POOL_INLINE];
   rec_wframe frames_inline[REC_POOL_INLINE];
   rec_wbuf buf_inline[REC_POOL_INLINE];
@@ -60,6 +87,7 @@ typedef struct rec_wpool {
 
 static void buf_init(rec_wbuf *b) {
   b->grow = (desert_wtarget){b->store, 0, REC_BUF_INLINE, DESERT_WMODE_GROW, b->store};
+  b->count = (desert_wtarget){b->store, 0, REC_BUF_INLINE, DESERT_WMODE_COUNT, NULL};
 }
 
 static bool buf_is_inline(const rec_wpool *p, const rec_wbuf *b) {
@@ -99,6 +127,8 @@ static rec_wpool *pool_get(desert_writer *w) {
   p->nframes = 0;
   p->frames_cap = REC_POOL_INLINE;
   p->serial = 0;
+  desert_zero(p->hint_key, sizeof p->hint_key);
+  desert_zero(p->hint_len, sizeof p->hint_len);
   w->records = p;
   w->records_free = pool_free;
   return p;
@@ -143,7 +173,7 @@ static desert_status pool_take(desert_writer *w, unsigned depth, size_t n, size_
   if (!grow_array(w, &arr, &p->frames_cap, p->nframes + 1, sizeof *p->frames, p->frames_inline))
     return DESERT_E_NOMEM;
   p->frames = arr;
-  for (size_t i = b; i < b + n; i++) p->bufs[i]->grow.len = 0;
+  for (size_t i = b; i < b + n; i++) p->bufs[i]->grow.len = p->bufs[i]->count.len = 0;
   p->frames[p->nframes] = (rec_wframe){depth, b, n, ++p->serial};
   *frame = p->nframes++;
   *base = b;
@@ -161,15 +191,80 @@ static const rec_wframe *frame_live(const desert_writer *w, const desert_record_
   return NULL;
 }
 
-desert_status desert_record_write_begin(desert_writer *w, const desert_record_desc *d,
-                                        desert_record_writer *rw) {
+enum { LAYOUT_V0 = 0, LAYOUT_IN_PLACE = 1, LAYOUT_COUNT = 2, LAYOUT_BUFFERED = 3 };
+
+/* Where chunk i of rw goes (not chunk 0 in place: that is rw->outer_). */
+static inline desert_wtarget *chunk_target(const rec_wpool *p, const desert_record_writer *rw,
+                                           unsigned i) {
+  rec_wbuf *b = p->bufs[rw->base_ + i];
+  return rw->layout_ == LAYOUT_COUNT ? &b->count : &b->grow;
+}
+
+/* Copies n bytes between non-overlapping ranges with fixed-size (possibly
+ * overlapping) accesses inside [0, n) when n <= 16 — headers almost always
+ * are — rather than a library call; src NULL zeroes. */
+static inline void small_copy(uint8_t *dst, const uint8_t *src, size_t n) {
+  static const uint8_t zeros[16];
+  if (n > 16) {
+    if (src) memcpy(dst, src, n);
+    else memset(dst, 0, n);
+    return;
+  }
+  if (!src) src = zeros;
+  if (n >= 8) {
+    uint64_t a, b;
+    memcpy(&a, src, 8);
+    memcpy(&b, src + n - 8, 8);
+    memcpy(dst, &a, 8);
+    memcpy(dst + n - 8, &b, 8);
+  } else if (n >= 4) {
+    uint32_t a, b;
+    memcpy(&a, src, 4);
+    memcpy(&b, src + n - 4, 4);
+    memcpy(dst, &a, 4);
+    memcpy(dst + n - 4, &b, 4);
+  } else {
+    for (size_t i = 0; i < n; i++) dst[i] = src[i];
+  }
+}
+
+static inline unsigned hint_slot(const void *key) {
+  return (unsigned)(((uintptr_t)key >> 4) & (REC_HINTS - 1));
+}
+
+/* Reserves the header's room in the enclosing GROW target for chunk 0 in
+ * place: the last header size of this description, else the fewest bytes
+ * any of its headers takes. */
+static desert_status reserve_header(desert_writer *w, desert_record_writer *rw) {
+  const rec_wpool *p = w->records;
+  const desert_record_desc *d = rw->desc;
+  /* A hint is the size of a real header of d, so at least its minimum
+   * (unless another description took d's address: then the room is only
+   * too small, and end_in_place moves chunk 0). */
+  unsigned k = hint_slot(d);
+  unsigned r = p->hint_key[k] == d ? p->hint_len[k]
+               : rw->plan_         ? rw->plan_->min_header
+                                   : desert_rec_min_header(d);
+  rw->at_ = w->t->len;
+  rw->reserved_ = r;
+  uint8_t *q = desert_w_reserve(w, r);
+  if (!q) return w->status;
+  small_copy(q, NULL, r); /* never left undefined, even if the record fails */
+  desert_w_commit(w, r);
+  return DESERT_OK;
+}
+
+static desert_status write_begin(desert_writer *w, const desert_record_desc *d,
+                                 const desert_record_plan *plan, desert_record_writer *rw) {
   if (!w || !rw) return DESERT_E_ARGUMENT;
   desert_zero(rw, sizeof *rw); /* not memset: see desert_zero */
   rw->w = w;
   rw->desc = d;
+  rw->plan_ = plan;
   rw->frame_ = SIZE_MAX;
   if (w->status) return w->status;
-  desert_status st = desert_rec_quick_check(d);
+  /* A plan's description passed desert_record_desc_check when it was built. */
+  desert_status st = plan ? DESERT_OK : desert_rec_quick_check(d);
   if (st) return desert_w_fail(w, st);
   if (w->depth >= w->opt.max_depth) return desert_w_fail(w, DESERT_E_DEPTH);
   unsigned v = (unsigned)d->step_count;
@@ -178,15 +273,39 @@ desert_status desert_record_write_begin(desert_writer *w, const desert_record_de
     st = pool_take(w, w->depth + 1, (size_t)v + 1, &rw->frame_, &rw->base_, &rw->serial_);
     if (st) return desert_w_fail(w, st);
     rw->outer_ = w->t;
-    /* Until the first field starts, stray writes land in chunk 0 rather
-     * than before the header. */
-    w->t = buf_target(w->records, rw->base_);
+    rw->chunk_ = 0;
+    if (w->t->mode == DESERT_WMODE_GROW) {
+      rw->layout_ = LAYOUT_IN_PLACE;
+      if (reserve_header(w, rw)) return w->status;
+    } else {
+      rw->layout_ = w->t->mode == DESERT_WMODE_COUNT ? LAYOUT_COUNT : LAYOUT_BUFFERED;
+      /* Until the first field starts, stray writes land in chunk 0 rather
+       * than before the header. */
+      w->t = chunk_target(w->records, rw, 0);
+    }
   }
   w->depth++;
   rw->version_ = v;
   rw->strings0_ = w->strings.count;
   rw->state_ = 1;
   return DESERT_OK;
+}
+
+desert_status desert_record_write_begin(desert_writer *w, const desert_record_desc *d,
+                                        desert_record_writer *rw) {
+  return write_begin(w, d, desert_rec_static_plan(d), rw);
+}
+
+desert_status desert_record_write_begin_plan(desert_writer *w, const desert_record_plan *plan,
+                                             desert_record_writer *rw) {
+  if (!plan) {
+    if (!w || !rw) return DESERT_E_ARGUMENT;
+    desert_zero(rw, sizeof *rw);
+    rw->w = w;
+    rw->frame_ = SIZE_MAX;
+    return desert_w_fail(w, DESERT_E_ARGUMENT);
+  }
+  return write_begin(w, plan->desc, plan, rw);
 }
 
 /* Non-transient fields from `from` up to (excluding) `to` were skipped. */
@@ -196,7 +315,18 @@ static bool skipped_written_field(const desert_record_desc *d, size_t from, size
   return false;
 }
 
-desert_status desert_record_write_field(desert_record_writer *rw, size_t index) {
+/* Sends the following writes to chunk c. */
+static void enter_chunk(desert_writer *w, desert_record_writer *rw, unsigned c) {
+  rec_wpool *p = w->records;
+  w->t = rw->layout_ == LAYOUT_IN_PLACE && c == 0 ? rw->outer_ : chunk_target(p, rw, c);
+  rw->chunk_ = c;
+}
+
+/* The general path. Inlined twice with `plan` a parameter: once with NULL
+ * (the description-based path, where the compiler removes every plan
+ * branch) and once with the record's plan. */
+DESERT_INLINE desert_status write_field_impl(desert_record_writer *rw, size_t index,
+                                             const desert_record_plan *plan) {
   if (!rw || !rw->w) return DESERT_E_ARGUMENT;
   desert_writer *w = rw->w;
   if (w->status) return w->status;
@@ -208,11 +338,49 @@ desert_status desert_record_write_field(desert_record_writer *rw, size_t index) 
     return desert_w_fail(w, DESERT_E_STATE);
   if (rw->version_) {
     if (!frame_live(w, rw)) return desert_w_fail(w, DESERT_E_STATE);
-    unsigned c = desert_rec_field_chunk(d, index, NULL);
-    w->t = buf_target(w->records, rw->base_ + c);
+    unsigned c = plan ? plan->fields[index].chunk : desert_rec_field_chunk(d, index, NULL);
+    enter_chunk(w, rw, c);
   }
   rw->next_ = index + 1;
   return DESERT_OK;
+}
+
+REC_NOINLINE static desert_status write_field_desc(desert_record_writer *rw, size_t index) {
+  return write_field_impl(rw, index, NULL);
+}
+
+REC_NOINLINE static desert_status write_field_plan(desert_record_writer *rw, size_t index) {
+  return write_field_impl(rw, index, rw->plan_);
+}
+
+/* With a plan, a field started in order is a few comparisons with the
+ * plan's data (and a chunk switch for versioned records), done here;
+ * anything else, misuse and errors included, takes the general path (out
+ * of line, so that this one saves no registers) with its own statuses. */
+desert_status desert_record_write_field(desert_record_writer *rw, size_t index) {
+  const desert_record_plan *p;
+  if (!rw || (p = rw->plan_) == NULL) {
+    /* Without a plan, the same shortcut for a version-0 record's fields
+     * started one after the other (none skipped, none transient). */
+    if (rw && rw->w && !rw->version_ && rw->state_ == 1 && !rw->w->status &&
+        index == rw->next_ && index < rw->desc->field_count && rw->desc->fields[index].name &&
+        !(rw->desc->fields[index].flags & DESERT_FIELD_TRANSIENT)) {
+      rw->next_ = index + 1;
+      return DESERT_OK;
+    }
+    return write_field_desc(rw, index);
+  }
+  desert_writer *w = rw->w;
+  if (w && rw->state_ == 1 && !w->status && index < p->field_count) {
+    const desert_rec_pfield *f = &p->fields[index];
+    if (!(f->flags & DESERT_FIELD_TRANSIENT) && rw->next_ <= index && rw->next_ >= f->min_next &&
+        (!rw->version_ || frame_live(w, rw))) {
+      if (rw->version_) enter_chunk(w, rw, f->chunk);
+      rw->next_ = index + 1;
+      return DESERT_OK;
+    }
+  }
+  return write_field_plan(rw, index);
 }
 
 desert_status desert_record_write_field_option(desert_record_writer *rw, size_t index, bool some) {
@@ -252,49 +420,50 @@ static desert_status write_name(desert_writer *w, const desert_record_writer *rw
   return desert_write_dedup_string(w, name, strlen(name));
 }
 
-/* The evolution header (FORMAT.md §13.4), one entry per step. */
+/* The evolution header (FORMAT.md §13.4), one entry per step, to w->t;
+ * size0 is chunk 0's size, the other sizes are in the chunk buffers. */
 static desert_status write_header(desert_writer *w, const desert_record_writer *rw,
-                                  const rec_wpool *pool) {
+                                  const rec_wpool *pool, size_t size0) {
   const desert_record_desc *d = rw->desc;
+  const desert_record_plan *plan = rw->plan_;
   const bool scala_removed = (w->opt.flags & DESERT_OPT_SCALA_REMOVED_OPTIONAL) != 0;
   const char *fresh[DESERT_RECORD_MAX_VERSION];
   size_t nfresh = 0;
   for (unsigned i = 0; i <= rw->version_; i++) {
-    const desert_evolution_step *s = i ? &d->steps[i - 1] : NULL;
-    if (!s || s->kind == DESERT_STEP_FIELD_ADDED) {
-      size_t size = buf_target(pool, rw->base_ + i)->len;
+    desert_rec_hentry e = {REC_H_CHUNK, 0};
+    if (i) e = plan ? plan->entries[i - 1] : desert_rec_compute_entry(d, i - 1);
+    switch (e.kind) {
+    case REC_H_CHUNK: {
+      size_t size = i ? chunk_target(pool, rw, i)->len : size0;
       if (size > (size_t)INT32_MAX) return desert_w_fail(w, DESERT_E_LENGTH_TOO_LARGE);
       desert_w_var_u32(w, desert_zigzag32((int32_t)size));
-    } else if (s->kind == DESERT_STEP_FIELD_MADE_OPTIONAL) {
-      size_t f = desert_rec_find_field(d, s->field);
-      if (f != SIZE_MAX && !(d->fields[f].flags & DESERT_FIELD_TRANSIENT)) {
-        unsigned c = desert_rec_field_chunk(d, f, NULL);
-        uint8_t b;
-        if (c == 0) {
-          size_t p = desert_rec_field_position(d, f, 0);
-          if (p > 127) return desert_w_fail(w, DESERT_E_ARGUMENT);
-          b = (uint8_t)(0x100u - p); /* -p as a signed byte; p = 0 gives 00 */
-        } else {
-          b = (uint8_t)c; /* position in an added chunk is always 0: not stored */
-        }
+      break;
+    }
+    case REC_H_MO:
+      desert_w_byte(w, 0x01);
+      desert_w_byte(w, e.byte);
+      break;
+    case REC_H_MO_FAR:
+      return desert_w_fail(w, DESERT_E_ARGUMENT);
+    case REC_H_MO_UNKNOWN:
+      return desert_w_fail(w, DESERT_E_UNKNOWN_FIELD_REFERENCE);
+    case REC_H_MO_REMOVED:
+    case REC_H_MO_TRANSIENT:
+      if (scala_removed) {
         desert_w_byte(w, 0x01);
-        desert_w_byte(w, b);
-      } else if (desert_rec_is_removed(d, s->field, scala_removed)) {
-        if (scala_removed) {
-          desert_w_byte(w, 0x01);
-          desert_w_byte(w, 0x80); /* Scala's "field was removed" position */
-        } else {
-          desert_w_byte(w, 0x03); /* Rust: a FieldRemoved entry instead */
-          write_name(w, rw, fresh, &nfresh, s->field);
-        }
-      } else {
+        desert_w_byte(w, 0x80); /* Scala's "field was removed" position */
+      } else if (e.kind == REC_H_MO_TRANSIENT) {
+        /* Rust counts only FieldRemoved as removal. */
         return desert_w_fail(w, DESERT_E_UNKNOWN_FIELD_REFERENCE);
+      } else {
+        desert_w_byte(w, 0x03); /* Rust: a FieldRemoved entry instead */
+        write_name(w, rw, fresh, &nfresh, d->steps[i - 1].field);
       }
-    } else {
-      /* FieldRemoved, FieldMadeTransient (and, defensively, unknown kinds,
-       * which desert_record_desc_check rejects) */
+      break;
+    default: /* REC_H_REMOVED */
       desert_w_byte(w, 0x03);
-      write_name(w, rw, fresh, &nfresh, s->field);
+      write_name(w, rw, fresh, &nfresh, d->steps[i - 1].field);
+      break;
     }
     if (w->status) return w->status;
   }
@@ -303,8 +472,43 @@ static desert_status write_header(desert_writer *w, const desert_record_writer *
 
 /* Chunks are copied with desert_w_append, whose desert_copy avoids the
  * slow unaligned `rep movsb` path of glibc on AMD (see internal.h). */
-static desert_status splice(desert_writer *w, const uint8_t *src, size_t n) {
-  return desert_w_append(w, src, n);
+static void splice_chunks(desert_writer *w, const desert_record_writer *rw, const rec_wpool *p,
+                          unsigned from) {
+  for (unsigned i = from; i <= rw->version_ && !w->status; i++) {
+    const desert_wtarget *t = chunk_target(p, rw, i);
+    if (t->len) desert_w_append(w, t->data, t->len);
+  }
+}
+
+/* Chunk 0 in place: builds the header in chunk 0's (unused) buffer, makes
+ * the reserved room the header's size (moving chunk 0 when they differ),
+ * copies the header in and appends the other chunks. w->t is the
+ * enclosing target. */
+static void end_in_place(desert_writer *w, desert_record_writer *rw, rec_wpool *p) {
+  desert_wtarget *o = w->t;
+  const size_t body = rw->at_ + rw->reserved_; /* chunk 0's start */
+  const size_t size0 = o->len - body;
+  desert_wtarget *hdr = buf_target(p, rw->base_);
+  hdr->len = 0;
+  w->t = hdr;
+  write_header(w, rw, p, size0);
+  w->t = o;
+  if (w->status) return;
+  const size_t h = hdr->len;
+  if (h > rw->reserved_) {
+    size_t more = h - rw->reserved_;
+    if (!desert_w_reserve(w, more)) return;
+    desert_w_commit(w, more);
+    memmove(o->data + rw->at_ + h, o->data + body, size0);
+  } else if (h < rw->reserved_) {
+    memmove(o->data + rw->at_ + h, o->data + body, size0);
+    o->len -= rw->reserved_ - h;
+  }
+  small_copy(o->data + rw->at_, hdr->data, h);
+  unsigned k = hint_slot(rw->desc);
+  p->hint_key[k] = rw->desc;
+  p->hint_len[k] = (uint16_t)(h < UINT16_MAX ? h : UINT16_MAX);
+  splice_chunks(w, rw, p, 1);
 }
 
 desert_status desert_record_write_end(desert_record_writer *rw) {
@@ -315,14 +519,20 @@ desert_status desert_record_write_end(desert_record_writer *rw) {
   const desert_record_desc *d = rw->desc;
   if (rw->version_ && !frame_live(w, rw)) return desert_w_fail(w, DESERT_E_STATE);
   if (rw->version_) w->t = rw->outer_;
-  if (!w->status && skipped_written_field(d, rw->next_, d->field_count))
-    desert_w_fail(w, DESERT_E_STATE);
+  if (!w->status && rw->next_ < d->field_count) {
+    const desert_record_plan *plan = rw->plan_;
+    bool plain = plan && (plan->flags & REC_PLAN_PLAIN);
+    if (plain || skipped_written_field(d, rw->next_, d->field_count))
+      desert_w_fail(w, DESERT_E_STATE);
+  }
   if (rw->version_) {
     rec_wpool *p = w->records;
-    if (!w->status && write_header(w, rw, p) == DESERT_OK) {
-      for (unsigned i = 0; i <= rw->version_ && !w->status; i++) {
-        const desert_wtarget *t = buf_target(p, rw->base_ + i);
-        if (t->len) splice(w, t->data, t->len);
+    if (!w->status) {
+      if (rw->layout_ == LAYOUT_IN_PLACE) {
+        end_in_place(w, rw, p);
+      } else if (write_header(w, rw, p, chunk_target(p, rw, 0)->len) == DESERT_OK) {
+        /* (size-only: appending a COUNT chunk only adds its size) */
+        splice_chunks(w, rw, p, 0);
       }
     }
     /* Release this frame and anything an abandoned inner record left. */

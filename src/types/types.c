@@ -321,7 +321,18 @@ static const char *tname(const desert_type *t) {
 
 static const desert_field_desc desert_types_pair_fields[2] = {{"_1", 0}, {"_2", 0}};
 const desert_types_record_impl desert_types_map_entry = {
-    {"Tuple2", desert_types_pair_fields, 2, NULL, 0}, NULL};
+    {"Tuple2", desert_types_pair_fields, 2, NULL, 0}, NULL, NULL};
+
+/* Builds im's plan in the set's memory (freed with the set); a description
+ * that desert_record_desc_check refuses keeps none (see types_internal.h). */
+static desert_status attach_plan(desert_type_set *s, desert_types_record_impl *im) {
+  im->plan = NULL;
+  size_t n = desert_record_plan_size(&im->desc);
+  if (n == 0) return DESERT_OK;
+  void *mem = desert_type_set_alloc(s, n, _Alignof(void *));
+  if (!mem) return DESERT_E_NOMEM;
+  return desert_record_plan_init(&im->desc, mem, n, &im->plan);
+}
 
 static desert_status seal_record(desert_type_set *s, desert_type *t, char *msg, size_t cap) {
   const size_t nf = t->u.record.field_count, ns = t->u.record.step_count;
@@ -369,7 +380,7 @@ static desert_status seal_record(desert_type_set *s, desert_type *t, char *msg, 
   im->desc.step_count = ns;
   im->added_default = ad;
   t->impl_ = im;
-  return DESERT_OK;
+  return attach_plan(s, im);
 }
 
 static desert_status seal_tuple(desert_type_set *s, desert_type *t, char *msg, size_t cap) {
@@ -394,7 +405,7 @@ static desert_status seal_tuple(desert_type_set *s, desert_type *t, char *msg, s
   im->desc.step_count = 0;
   im->added_default = NULL;
   t->impl_ = im;
-  return DESERT_OK;
+  return attach_plan(s, im);
 }
 
 static int ctor_name_cmp(const char *a, const char *b) {

@@ -395,7 +395,7 @@ static desert_status dec_tuple_like(desert_types_ctx *c, const desert_types_reco
   desert_value *items = nodes(c, n);
   if (!items) return rnote(c);
   desert_record_reader rr;
-  if (desert_record_read_begin(c->r, &im->desc, &rr)) return rnote(c);
+  if (desert_types_read_begin(c->r, im, &rr)) return rnote(c);
   for (size_t i = 0; i < n; i++) {
     desert_types_push_index(c, i);
     desert_field_action act;
@@ -420,7 +420,7 @@ static desert_status dec_record(desert_types_ctx *c, const desert_type *t, deser
   desert_value *items = nodes(c, n);
   if (!items) return rnote(c);
   desert_record_reader rr;
-  if (desert_record_read_begin(c->r, &im->desc, &rr)) return rnote(c);
+  if (desert_types_read_begin(c->r, im, &rr)) return rnote(c);
   for (size_t i = 0; i < n; i++) {
     const desert_type_field *f = &t->u.record.fields[i];
     desert_types_push_name(c, f->name);

@@ -337,7 +337,7 @@ static desert_status enc_tuple_like(desert_types_ctx *c, const desert_types_reco
   const size_t n = im->desc.field_count;
   if (v->kind != DESERT_VALUE_SEQ || v->as.seq.count != n) return BAD("expected %zu elements", n);
   desert_record_writer rw;
-  if (desert_record_write_begin(c->w, &im->desc, &rw)) return wnote(c);
+  if (desert_types_write_begin(c->w, im, &rw)) return wnote(c);
   for (size_t i = 0; i < n; i++) {
     desert_types_push_index(c, i);
     if (desert_record_write_field(&rw, i)) return wnote(c);
@@ -355,7 +355,7 @@ static desert_status enc_record(desert_types_ctx *c, const desert_type *t, const
   if (v->kind != DESERT_VALUE_SEQ || v->as.seq.count != n)
     return BAD("a %s value has %zu fields", im->desc.name, n);
   desert_record_writer rw;
-  if (desert_record_write_begin(c->w, &im->desc, &rw)) return wnote(c);
+  if (desert_types_write_begin(c->w, im, &rw)) return wnote(c);
   for (size_t i = 0; i < n; i++) {
     const desert_type_field *f = &t->u.record.fields[i];
     if (f->flags & DESERT_FIELD_TRANSIENT) continue;

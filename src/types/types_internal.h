@@ -6,6 +6,7 @@
 #define DESERT_TYPES_INTERNAL_H
 
 #include "core/arena.h"
+#include "desert/record.h"
 #include "desert/types.h"
 #include "base/internal.h"
 
@@ -19,6 +20,10 @@ typedef struct desert_types_record_impl {
   desert_record_desc desc;
   /* Per field: the default of the last FieldAdded step naming it, or NULL. */
   const desert_value **added_default;
+  /* The description's prepared plan (in the type set's memory), or NULL
+   * when desert_record_desc_check refuses the description: such records
+   * keep the description-based calls, which fail the way they always did. */
+  const desert_record_plan *plan;
 } desert_types_record_impl;
 
 /* Derived data of an ENUM node. */
@@ -27,8 +32,29 @@ typedef struct desert_types_enum_impl {
   uint32_t *ids; /* per declaration index; UINT32_MAX for transient constructors */
 } desert_types_enum_impl;
 
-/* The 2-tuple record that every map entry is (FORMAT.md §5.4). */
+/* The 2-tuple record that every map entry is (FORMAT.md §5.4); its plan
+ * is record.h's static desert_tuple_plan(2), found by desert_types_plan. */
 extern const desert_types_record_impl desert_types_map_entry;
+
+static inline const desert_record_plan *desert_types_plan(const desert_types_record_impl *im) {
+  if (im->plan) return im->plan;
+  return im == &desert_types_map_entry ? desert_tuple_plan(2) : NULL;
+}
+/* Record begin through the plan when there is one. */
+static inline desert_status desert_types_write_begin(desert_writer *w,
+                                                     const desert_types_record_impl *im,
+                                                     desert_record_writer *rw) {
+  const desert_record_plan *plan = desert_types_plan(im);
+  return plan ? desert_record_write_begin_plan(w, plan, rw)
+              : desert_record_write_begin(w, &im->desc, rw);
+}
+static inline desert_status desert_types_read_begin(desert_reader *r,
+                                                    const desert_types_record_impl *im,
+                                                    desert_record_reader *rr) {
+  const desert_record_plan *plan = desert_types_plan(im);
+  return plan ? desert_record_read_begin_plan(r, plan, rr)
+              : desert_record_read_begin(r, &im->desc, rr);
+}
 
 #define DESERT_TYPES_PATH_MAX       160u
 #define DESERT_TYPES_DEFAULT_DEPTH  256u

@@ -221,11 +221,19 @@ static desert_status enc_value(desert_writer *w, const desert_cfield *f, const u
   }
 }
 
+/* The descriptor's plan if it is one of its own record (see types.h). */
+static const desert_record_plan *cplan(const desert_cstruct *d) {
+  return d->plan && desert_record_plan_desc(d->plan) == &d->record ? d->plan : NULL;
+}
+
 static desert_status enc_struct(desert_writer *w, const desert_cstruct *d, const uint8_t *obj) {
   if (!d || !obj || (d->record.field_count && !d->cfields))
     return desert_w_fail(w, DESERT_E_ARGUMENT);
   desert_record_writer rw;
-  if (desert_record_write_begin(w, &d->record, &rw)) return w->status;
+  const desert_record_plan *plan = cplan(d);
+  if (plan ? desert_record_write_begin_plan(w, plan, &rw)
+           : desert_record_write_begin(w, &d->record, &rw))
+    return w->status;
   const desert_field_desc *fd = d->record.fields;
   for (size_t i = 0; i < d->record.field_count; i++) {
     unsigned flags = fd[i].flags;
@@ -497,7 +505,10 @@ static desert_status dec_struct(desert_reader *r, const desert_cstruct *d, uint8
       r->base[r->pos] == 0)
     return dec_struct_v0(r, d, obj);
   desert_record_reader rr;
-  if (desert_record_read_begin(r, &d->record, &rr)) return r->status;
+  const desert_record_plan *plan = cplan(d);
+  if (plan ? desert_record_read_begin_plan(r, plan, &rr)
+           : desert_record_read_begin(r, &d->record, &rr))
+    return r->status;
   const desert_field_desc *fd = d->record.fields;
   for (size_t i = 0; i < d->record.field_count; i++) {
     const desert_cfield *f = &d->cfields[i];

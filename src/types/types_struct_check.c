@@ -136,6 +136,7 @@ static desert_status chk_value(chk *c, const desert_cfield *f, size_t base_size,
 
 static desert_status chk_struct(chk *c, const desert_cstruct *d) {
   if (desert_record_desc_check(&d->record)) return DESERT_E_ARGUMENT;
+  if (d->plan && desert_record_plan_desc(d->plan) != &d->record) return DESERT_E_ARGUMENT;
   if (d->record.field_count && !d->cfields) return DESERT_E_ARGUMENT;
   for (size_t i = 0; i < d->record.field_count; i++) {
     const desert_cfield *f = &d->cfields[i];

@@ -14,7 +14,10 @@
  * Each version decodes the input. When one succeeds, its value is written
  * by the same version; that output must decode to the same value and
  * re-encode to the same bytes, and every other version must decode it or
- * fail cleanly (reader invariants and the memory bound of fuzz_common). */
+ * fail cleanly (reader invariants and the memory bound of fuzz_common).
+ * Every version also reads the input through its prepared plan (record.h)
+ * and must get the same status, offset and value as through its
+ * description, and writing through the plan must give the same bytes. */
 #include <stdlib.h>
 #include <string.h>
 
@@ -83,10 +86,24 @@ typedef struct item {
   int32_t cache;
 } item;
 
+/* Plans of the five versions, in static storage; plan_mode routes
+ * read_item and write_item through them. */
+static const desert_record_plan *plans[5];
+static bool plan_mode;
+
+static void prepare_plans(void) {
+  static void *mem[5][DESERT_RECORD_PLAN_BYTES(6, 6) / sizeof(void *)];
+  for (size_t k = 0; k < 5 && !plans[k]; k++)
+    FZ_CHECK(desert_record_plan_init(&versions[k].desc, mem[k], sizeof mem[k], &plans[k]) ==
+             DESERT_OK);
+}
+
 static desert_status read_item(desert_reader *r, const version *v, item *it) {
   memset(it, 0, sizeof *it);
   desert_record_reader rr;
-  if (desert_record_read_begin(r, &v->desc, &rr)) return desert_reader_status(r);
+  if (plan_mode ? desert_record_read_begin_plan(r, plans[v - versions], &rr)
+                : desert_record_read_begin(r, &v->desc, &rr))
+    return desert_reader_status(r);
   for (size_t f = 0; f < v->desc.field_count; f++) {
     desert_field_action a;
     if (desert_record_read_field(&rr, f, &a)) break;
@@ -137,7 +154,9 @@ static desert_status read_item(desert_reader *r, const version *v, item *it) {
 
 static desert_status write_item(desert_writer *w, const version *v, const item *it) {
   desert_record_writer rw;
-  if (desert_record_write_begin(w, &v->desc, &rw)) return desert_writer_status(w);
+  if (plan_mode ? desert_record_write_begin_plan(w, plans[v - versions], &rw)
+                : desert_record_write_begin(w, &v->desc, &rw))
+    return desert_writer_status(w);
   for (size_t f = 0; f < v->desc.field_count; f++) {
     unsigned fl = v->desc.fields[f].flags;
     if (fl & DESERT_FIELD_TRANSIENT) continue;
@@ -218,8 +237,21 @@ FZ_TARGET(evolution) {
     item it;
     fz_decode_begin(r, data, size);
     desert_status st = read_item(r, v, &it);
+    size_t at = st ? desert_reader_error_offset(r) : desert_reader_offset(r);
     fz_decode_end(r);
+    /* The plan path: same status, offset and value. */
+    prepare_plans();
+    item pit;
+    plan_mode = true;
+    fz_decode_begin(r2, data, size);
+    desert_status pst = read_item(r2, v, &pit);
+    size_t pat = pst ? desert_reader_error_offset(r2) : desert_reader_offset(r2);
+    fz_decode_end(r2);
+    plan_mode = false;
+    FZ_CHECK_MSG(pst == st && pat == at, "V%zu: plan read %s at %zu, description read %s at %zu",
+                 k + 1, desert_status_name(pst), pat, desert_status_name(st), at);
     if (st) continue;
+    FZ_CHECK_MSG(item_eq(&it, &pit), "V%zu: plan read a different value", k + 1);
     FZ_CHECK(desert_reader_offset(r) <= size);
 
     desert_writer_reset(w);
@@ -228,6 +260,13 @@ FZ_TARGET(evolution) {
                  desert_status_name(ws));
     size_t n1;
     uint8_t *b1 = written_copy(w, &n1);
+    desert_writer_reset(w);
+    plan_mode = true;
+    FZ_CHECK(write_item(w, v, &it) == DESERT_OK);
+    plan_mode = false;
+    size_t np;
+    const uint8_t *bp = desert_writer_data(w, &np);
+    FZ_CHECK_MSG(np == n1 && memcmp(bp, b1, n1) == 0, "V%zu: plan write differs", k + 1);
 
     /* Same version: identical value, identical bytes. */
     item back;

@@ -9,6 +9,27 @@
 
 #include "test_util.h"
 
+bool rt_plan_mode = false;
+
+int rt_run_both_modes(const char *name, const struct CMUnitTest *tests, size_t count) {
+  char plan_name[128];
+  snprintf(plan_name, sizeof plan_name, "%s_plan", name);
+  rt_plan_mode = false;
+  int failed = _cmocka_run_group_tests(name, tests, count, NULL, NULL);
+  rt_plan_mode = true;
+  failed += _cmocka_run_group_tests(plan_name, tests, count, NULL, NULL);
+  rt_plan_mode = false;
+  return failed;
+}
+
+/* The plan of d in plan mode (NULL otherwise, or when d fails the check). */
+static desert_record_plan *mode_plan(const desert_record_desc *d) {
+  desert_record_plan *p = NULL;
+  if (rt_plan_mode && desert_record_desc_check(d) == DESERT_OK)
+    assert_int_equal(desert_record_plan_create(d, NULL, &p), DESERT_OK);
+  return p;
+}
+
 desert_writer *rt_writer(unsigned flags) {
   desert_options o;
   desert_options_init(&o);
@@ -46,7 +67,13 @@ static desert_status write_value(desert_writer *w, rt_type t, const rt_val *v) {
 desert_status rt_write(desert_writer *w, const rt_rec *rec, const rt_val *vals) {
   const desert_record_desc *d = rec->desc;
   desert_record_writer rw;
-  if (desert_record_write_begin(w, d, &rw)) return desert_writer_status(w);
+  desert_record_plan *plan = mode_plan(d);
+  desert_status st = plan ? desert_record_write_begin_plan(w, plan, &rw)
+                          : desert_record_write_begin(w, d, &rw);
+  if (st) {
+    desert_record_plan_free(plan);
+    return desert_writer_status(w);
+  }
   for (size_t i = 0; i < d->field_count; i++) {
     unsigned fl = d->fields[i].flags;
     if (fl & DESERT_FIELD_TRANSIENT) continue;
@@ -58,7 +85,9 @@ desert_status rt_write(desert_writer *w, const rt_rec *rec, const rt_val *vals) 
       if (write_value(w, rec->types[i], &vals[i])) break;
     }
   }
-  return desert_record_write_end(&rw);
+  st = desert_record_write_end(&rw);
+  desert_record_plan_free(plan);
+  return st;
 }
 
 static desert_status read_value(desert_reader *r, rt_type t, rt_val *v) {
@@ -82,11 +111,12 @@ static desert_status read_value(desert_reader *r, rt_type t, rt_val *v) {
   return DESERT_E_ARGUMENT;
 }
 
-desert_status rt_read(desert_reader *r, const rt_rec *rec, rt_val *vals) {
+static desert_status read_fields(desert_reader *r, const rt_rec *rec, rt_val *vals,
+                                 const desert_record_plan *plan) {
   const desert_record_desc *d = rec->desc;
-  memset(vals, 0, d->field_count * sizeof *vals);
   desert_record_reader rr;
-  if (desert_record_read_begin(r, d, &rr)) return desert_reader_status(r);
+  if (plan ? desert_record_read_begin_plan(r, plan, &rr) : desert_record_read_begin(r, d, &rr))
+    return desert_reader_status(r);
   for (size_t i = 0; i < d->field_count; i++) {
     if (desert_record_read_field(&rr, i, &vals[i].action)) return desert_reader_status(r);
     if (vals[i].action == DESERT_FIELD_READ) {
@@ -95,6 +125,14 @@ desert_status rt_read(desert_reader *r, const rt_rec *rec, rt_val *vals) {
     }
   }
   return desert_record_read_end(&rr);
+}
+
+desert_status rt_read(desert_reader *r, const rt_rec *rec, rt_val *vals) {
+  memset(vals, 0, rec->desc->field_count * sizeof *vals);
+  desert_record_plan *plan = mode_plan(rec->desc);
+  desert_status st = read_fields(r, rec, vals, plan);
+  desert_record_plan_free(plan);
+  return st;
 }
 
 size_t rt_hex(const char *hex, uint8_t *out, size_t cap) {

@@ -33,6 +33,15 @@ typedef struct rt_rec {
   const rt_type *types; /* one per field */
 } rt_rec;
 
+/* When true, rt_write and rt_read go through a prepared plan of the
+ * description (desert_record_plan_create) instead of the description-based
+ * calls, whenever desert_record_desc_check accepts it: the suites run once
+ * in each mode and expect the same bytes, statuses and offsets. */
+extern bool rt_plan_mode;
+struct CMUnitTest;
+/* Runs a suite's tests twice, the second time in plan mode ("<name>_plan"). */
+int rt_run_both_modes(const char *name, const struct CMUnitTest *tests, size_t count);
+
 desert_writer *rt_writer(unsigned flags);
 desert_reader *rt_reader(unsigned flags);
 
