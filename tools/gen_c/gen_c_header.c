@@ -242,8 +242,9 @@ bool gc_emit_header(const gc_model *m, gc_buf *b) {
             "desert_status %s_init(void);\n"
             "/* Frees what %s_init allocated (no function may run at the same time). */\n"
             "void %s_cleanup(void);\n"
-            "/* The loaded document (its options: desert_schema_options_apply), NULL if it\n"
-            " * cannot be loaded. */\n"
+            "/* The loaded document, NULL if it cannot be loaded: its options (for\n"
+            " * desert_schema_options_apply) and, as its root, a tuple of the schema's root\n"
+            " * and every definition (use the P_<T>_type functions for the types). */\n"
             "const desert_schema *%s_schema(void);\n"
             "/* The document as canonical JSON (compact, keys sorted), NULL if not loaded. */\n"
             "const char *%s_schema_json(void);\n",
@@ -265,13 +266,16 @@ bool gc_emit_header(const gc_model *m, gc_buf *b) {
               "desert_status %s_decode_%s(desert_reader *r, %s *out);\n"
               "desert_status %s_decode_%s_ex(desert_reader *r, %s *out,\n"
               "    const desert_codec_limits *limits, desert_type_error *err);\n"
+              "/* The runtime type (desert_type_decode, desert_json_write_value...); NULL if\n"
+              " * the schema cannot be loaded. */\n"
+              "const desert_type *%s_%s_type(void);\n"
               "/* Appends the canonical JSON text (SCHEMA.md part 2) of *value. */\n"
               "desert_status %s_%s_to_json(const %s *value, desert_json_buf *out);\n"
               "/* Reads a JSON value (SCHEMA.md part 2 input rules) into *out; memory and\n"
               " * copied strings live in `arena`. Failures as desert_json_to_value. */\n"
               "desert_status %s_%s_from_json(const desert_json *json, desert_value_arena *arena,\n"
               "    %s *out, desert_json_error *err);\n",
-              P, s, N, P, s, N, P, s, N, P, s, N, P, s, N, P, s, N);
+              P, s, N, P, s, N, P, s, N, P, s, N, P, s, P, s, N, P, s, N);
   }
   gc_printf(b, "\n#ifdef __cplusplus\n}\n#endif\n#endif\n");
   return !b->failed;

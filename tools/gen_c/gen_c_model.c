@@ -50,7 +50,7 @@ const char *gc_builtin_ctype(desert_type_kind k) {
   case DESERT_TYPE_F64: return "double";
   case DESERT_TYPE_UNIT: return "uint8_t";
   case DESERT_TYPE_CHAR: return "uint32_t";
-  case DESERT_TYPE_CHAR16: return "uint16_t";
+  case DESERT_TYPE_CHAR16: return "uint32_t"; /* a code point: the writer refuses > U+FFFF */
   case DESERT_TYPE_STRING:
   case DESERT_TYPE_DEDUP_STRING:
   case DESERT_TYPE_BIGDECIMAL: return "desert_str";

@@ -147,6 +147,24 @@ typedef struct builtin_code {
   "  if (!gc_ints_in(v, " #n ", " #extra ", lo, hi, x)) return DESERT_E_ARGUMENT;\n" join extra_in \
   "  return DESERT_OK;\n}\n"
 
+#define CHAR_CONV(name)                                                                      \
+  "static desert_status gc_tv_" name "(gc_enc *c, const uint32_t *in, desert_value *out) {\n" \
+  "  (void)c;\n  out->kind = DESERT_VALUE_CHAR;\n  out->as.cp = *in;\n  return DESERT_OK;\n}\n"     \
+  "static desert_status gc_fv_" name "(gc_dec *c, const desert_value *v, uint32_t *out) {\n"  \
+  "  (void)c;\n  if (v->kind != DESERT_VALUE_CHAR) return DESERT_E_ARGUMENT;\n"                  \
+  "  *out = v->as.cp;\n  return DESERT_OK;\n}\n"
+/* Two kinds with one C storage each (duration/instant, the two offset
+ * date-times): one template. */
+#define DURATION_CONV(name)                                                                  \
+  DT_CONV(name, "desert_duration", 2, 0, "  x[0] = in->seconds;\n  x[1] = in->nanos;\n",      \
+          "INT64_MIN, 0", "INT64_MAX, UINT32_MAX",                                             \
+          "  out->seconds = x[0];\n  out->nanos = (uint32_t)x[1];\n", "", "")
+#define OFFSET_DT_CONV(name)                                                                  \
+  DT_CONV(name, "desert_offset_date_time", 8, 0,                                              \
+          "  gc_dt_split(&in->date_time, x);\n  x[7] = in->offset_seconds;\n",                \
+          "GC_DATE_LO, GC_TIME_LO, INT32_MIN", "GC_DATE_HI, GC_TIME_HI, INT32_MAX",            \
+          "  gc_dt_join(x, &out->date_time);\n  out->offset_seconds = (int32_t)x[7];\n", "", "")
+
 static const builtin_code builtins[] = {
     {DESERT_TYPE_BOOL,
      "static desert_status gc_tv_bool(gc_enc *c, const bool *in, desert_value *out) {\n"
@@ -189,18 +207,11 @@ static const builtin_code builtins[] = {
      "static desert_status gc_fv_unit(gc_dec *c, const desert_value *v, uint8_t *out) {\n"
      "  (void)c;\n  *out = 0;\n"
      "  return v->kind == DESERT_VALUE_NULL ? DESERT_OK : DESERT_E_ARGUMENT;\n}\n"},
-    {DESERT_TYPE_CHAR,
-     "static desert_status gc_tv_char(gc_enc *c, const uint32_t *in, desert_value *out) {\n"
-     "  (void)c;\n  out->kind = DESERT_VALUE_CHAR;\n  out->as.cp = *in;\n  return DESERT_OK;\n}\n"
-     "static desert_status gc_fv_char(gc_dec *c, const desert_value *v, uint32_t *out) {\n"
-     "  (void)c;\n  if (v->kind != DESERT_VALUE_CHAR) return DESERT_E_ARGUMENT;\n"
-     "  *out = v->as.cp;\n  return DESERT_OK;\n}\n"},
-    {DESERT_TYPE_CHAR16,
-     "static desert_status gc_tv_char16(gc_enc *c, const uint16_t *in, desert_value *out) {\n"
-     "  (void)c;\n  out->kind = DESERT_VALUE_CHAR;\n  out->as.cp = *in;\n  return DESERT_OK;\n}\n"
-     "static desert_status gc_fv_char16(gc_dec *c, const desert_value *v, uint16_t *out) {\n"
-     "  (void)c;\n  if (v->kind != DESERT_VALUE_CHAR || v->as.cp > 0xFFFF) return DESERT_E_ARGUMENT;\n"
-     "  *out = (uint16_t)v->as.cp;\n  return DESERT_OK;\n}\n"},
+    {DESERT_TYPE_CHAR, CHAR_CONV("char")},
+    /* char16 keeps a code point too: one above U+FFFF must reach the writer,
+     * which refuses it with UnsupportedCharacter as the runtime path does. */
+    {DESERT_TYPE_CHAR16, CHAR_CONV("char16")},
+
     {DESERT_TYPE_STRING, TEXT_CONV("string", "DESERT_VALUE_STRING")},
     {DESERT_TYPE_DEDUP_STRING, TEXT_CONV("dedup_string", "DESERT_VALUE_STRING")},
     {DESERT_TYPE_BIGDECIMAL, TEXT_CONV("bigdecimal", "DESERT_VALUE_STRING")},
@@ -214,14 +225,8 @@ static const builtin_code builtins[] = {
      "  desert_str s;\n  (void)c;\n"
      "  if (!gc_get_text(v, DESERT_VALUE_BYTES, &s) || s.len != 16) return DESERT_E_ARGUMENT;\n"
      "  memcpy(out->bytes, s.ptr, 16);\n  return DESERT_OK;\n}\n"},
-    {DESERT_TYPE_DURATION,
-     DT_CONV("duration", "desert_duration", 2, 0, "  x[0] = in->seconds;\n  x[1] = in->nanos;\n",
-             "INT64_MIN, 0", "INT64_MAX, UINT32_MAX",
-             "  out->seconds = x[0];\n  out->nanos = (uint32_t)x[1];\n", "", "")},
-    {DESERT_TYPE_INSTANT,
-     DT_CONV("instant", "desert_duration", 2, 0, "  x[0] = in->seconds;\n  x[1] = in->nanos;\n",
-             "INT64_MIN, 0", "INT64_MAX, UINT32_MAX",
-             "  out->seconds = x[0];\n  out->nanos = (uint32_t)x[1];\n", "", "")},
+    {DESERT_TYPE_DURATION, DURATION_CONV("duration")},
+    {DESERT_TYPE_INSTANT, DURATION_CONV("instant")},
     {DESERT_TYPE_BIGDECIMAL_BINARY,
      "static desert_status gc_tv_bigdecimal_binary(gc_enc *c, const desert_cbigdecimal *in,\n"
      "                                             desert_value *out) {\n"
@@ -284,18 +289,8 @@ static const builtin_code builtins[] = {
              "  out->time.second = (uint8_t)x[2];\n  out->time.nano = (uint32_t)x[3];\n"
              "  out->offset_seconds = (int32_t)x[4];\n",
              "", "")},
-    {DESERT_TYPE_OFFSET_DATE_TIME,
-     DT_CONV("offset_date_time", "desert_offset_date_time", 8, 0,
-             "  gc_dt_split(&in->date_time, x);\n  x[7] = in->offset_seconds;\n",
-             "GC_DATE_LO, GC_TIME_LO, INT32_MIN", "GC_DATE_HI, GC_TIME_HI, INT32_MAX",
-             "  gc_dt_join(x, &out->date_time);\n  out->offset_seconds = (int32_t)x[7];\n", "",
-             "")},
-    {DESERT_TYPE_RUST_DATETIME_FIXED_OFFSET,
-     DT_CONV("rust_datetime_fixed_offset", "desert_offset_date_time", 8, 0,
-             "  gc_dt_split(&in->date_time, x);\n  x[7] = in->offset_seconds;\n",
-             "GC_DATE_LO, GC_TIME_LO, INT32_MIN", "GC_DATE_HI, GC_TIME_HI, INT32_MAX",
-             "  gc_dt_join(x, &out->date_time);\n  out->offset_seconds = (int32_t)x[7];\n", "",
-             "")},
+    {DESERT_TYPE_OFFSET_DATE_TIME, OFFSET_DT_CONV("offset_date_time")},
+    {DESERT_TYPE_RUST_DATETIME_FIXED_OFFSET, OFFSET_DT_CONV("rust_datetime_fixed_offset")},
     {DESERT_TYPE_ZONED_DATE_TIME,
      DT_CONV("zoned_date_time", "desert_zoned_date_time", 8, 1,
              "  gc_dt_split(&in->date_time, x);\n  x[7] = in->offset_seconds;\n",

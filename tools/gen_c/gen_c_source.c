@@ -356,6 +356,10 @@ static void emit_publics(gen *g) {
               "  return %s_decode_%s_ex(r, out, NULL, NULL);\n}\n\n",
               P, s, N, P, i, N, P, s, N, P, s);
     gc_printf(g->b,
+              "const desert_type *%s_%s_type(void) {\n"
+              "  return %s_init() ? NULL : gc_types[%zu];\n}\n\n",
+              P, s, P, i);
+    gc_printf(g->b,
               "desert_status %s_%s_to_json(const %s *value, desert_json_buf *out) {\n"
               "  desert_status st = %s_init();\n"
               "  if (st) return st;\n"
