@@ -5,6 +5,8 @@
 #    one program) plays the public cases; it must give desert-conformance's
 #    results on every case whose schema is valid (the cases that expect
 #    BadSchema cannot be generated: gen_c_bad_schemas checks them);
+#  * gen_c_public_fast: the same without codec limits, so that records and
+#    tuples run through their generated C-struct descriptors;
 #  * gen_c_examples: the same testee plays SCHEMA.md part 4 (offsets compared);
 #  * gen_c_bad_schemas: the generator refuses each document the cases expect
 #    a BadSchema for, with exit status 1 and the JSON layer's message (as
@@ -47,6 +49,13 @@ if(EXISTS ${_gc_cases} AND EXISTS ${_gc_spec})
   add_test(NAME gen_c_public
     COMMAND ${_gc_runner} --max-failures 20 ${_gc_split}/public.jsonl $<TARGET_FILE:gen_c_testee>)
   set_tests_properties(gen_c_public PROPERTIES LABELS "conformance;gen_c" TIMEOUT 300
+    PASS_REGULAR_EXPRESSION "conformance: ${GEN_C_PUBLIC_CASES} passed, 0 failed")
+  # The same cases with the testee's codec limits off: records and tuples
+  # then run through their C-struct descriptors (the fast path).
+  add_test(NAME gen_c_public_fast
+    COMMAND ${CMAKE_COMMAND} -E env DESERT_GEN_C_NO_LIMITS=1
+      ${_gc_runner} --max-failures 20 ${_gc_split}/public.jsonl $<TARGET_FILE:gen_c_testee>)
+  set_tests_properties(gen_c_public_fast PROPERTIES LABELS "conformance;gen_c" TIMEOUT 300
     PASS_REGULAR_EXPRESSION "conformance: ${GEN_C_PUBLIC_CASES} passed, 0 failed")
   add_test(NAME gen_c_examples
     COMMAND ${_gc_runner} ${_gc_split}/examples.jsonl $<TARGET_FILE:gen_c_testee>)

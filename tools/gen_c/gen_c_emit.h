@@ -15,4 +15,12 @@ void gc_member_decl(const gc_model *m, gc_buf *b, const gc_node *owner, const de
  * (indexed by desert_type_kind). */
 void gc_emit_runtime(gc_buf *b, const bool *used);
 
+/* Marks (in gc_node.mark) the records, tuples, enums and map entries the
+ * C-struct codec cannot run with the generated layout (gen_c_cstruct.c). */
+void gc_cstruct_analyse(const gc_model *m);
+/* After gc_cstruct_analyse: n is a record or tuple with a descriptor cs_<name>. */
+bool gc_cstruct_has(const gc_model *m, const gc_node *n);
+/* The static descriptors of every representable node. */
+void gc_cstruct_emit(const gc_model *m, gc_buf *out);
+
 #endif

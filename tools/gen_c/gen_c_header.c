@@ -266,6 +266,10 @@ bool gc_emit_header(const gc_model *m, gc_buf *b) {
               "desert_status %s_decode_%s(desert_reader *r, %s *out);\n"
               "desert_status %s_decode_%s_ex(desert_reader *r, %s *out,\n"
               "    const desert_codec_limits *limits, desert_type_error *err);\n"
+              "/* True when %s_encode_%s / _decode_%s (and the _ex forms without limits)\n"
+              " * run through a static C-struct descriptor (desert_cstruct), else through\n"
+              " * the runtime type codec. */\n"
+              "bool %s_%s_fast(void);\n"
               "/* The runtime type (desert_type_decode, desert_json_write_value...); NULL if\n"
               " * the schema cannot be loaded. */\n"
               "const desert_type *%s_%s_type(void);\n"
@@ -275,7 +279,7 @@ bool gc_emit_header(const gc_model *m, gc_buf *b) {
               " * copied strings live in `arena`. Failures as desert_json_to_value. */\n"
               "desert_status %s_%s_from_json(const desert_json *json, desert_value_arena *arena,\n"
               "    %s *out, desert_json_error *err);\n",
-              P, s, N, P, s, N, P, s, N, P, s, N, P, s, P, s, N, P, s, N);
+              P, s, N, P, s, N, P, s, N, P, s, N, P, s, s, P, s, P, s, P, s, N, P, s, N);
   }
   gc_printf(b, "\n#ifdef __cplusplus\n}\n#endif\n#endif\n");
   return !b->failed;

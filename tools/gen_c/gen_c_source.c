@@ -305,19 +305,57 @@ static void emit_conversions(gen *g, const gc_node *n) {
   }
 }
 
+/* The record or tuple whose C-struct descriptor runs a public type, or NULL. */
+static const gc_node *fast_node(const gc_model *m, const gc_node *n) {
+  const gc_node *f = n->kind == GC_ALIAS ? gc_model_struct_of(m, n->t) : n;
+  return f && gc_cstruct_has(m, f) ? f : NULL;
+}
+
 static void emit_publics(gen *g) {
   const gc_model *m = g->m;
   const char *P = m->prefix;
   for (size_t i = 0; i < m->npublic; i++) {
     const gc_node *n = m->publics[i];
     const char *s = gc_public_suffix(m, n), *N = n->name;
+    const gc_node *fast = fast_node(m, n);
+    char fast_enc[600] = "", fast_dec[600] = "";
+    if (fast) {
+      snprintf(fast_enc, sizeof fast_enc,
+               "  if (!limits && gc_fast[%zu]) {\n"
+               "    /* The C-struct codec on the generated layout (same bytes). */\n"
+               "    st = desert_cstruct_encode(w, &cs_%s, value);\n"
+               "    if (st && err) {\n"
+               "      memset(err, 0, sizeof *err);\n"
+               "      err->status = st;\n"
+               "    }\n"
+               "    return st;\n"
+               "  }\n",
+               i, fast->name);
+      snprintf(fast_dec, sizeof fast_dec,
+               "  if (!limits && gc_fast[%zu]) {\n"
+               "    st = desert_cstruct_decode(r, &cs_%s, out);\n"
+               "    if (st && err) {\n"
+               "      memset(err, 0, sizeof *err);\n"
+               "      err->status = st;\n"
+               "      err->has_offset = true;\n"
+               "      err->offset = desert_reader_error_offset(r);\n"
+               "    }\n"
+               "    return st;\n"
+               "  }\n",
+               i, fast->name);
+    }
+    gc_printf(g->b, "\n/* ---- %s ---- */\n\n", N);
     gc_printf(g->b,
-              "\n/* ---- %s ---- */\n\n"
+              "bool %s_%s_fast(void) {\n"
+              "  return %s_init() == DESERT_OK && gc_fast[%zu];\n}\n\n",
+              P, s, P, i);
+    gc_printf(g->b,
               "desert_status %s_encode_%s_ex(desert_writer *w, const %s *value,\n"
               "    const desert_codec_limits *limits, desert_type_error *err) {\n"
               "  desert_status st = %s_init();\n"
               "  if (st) return st;\n"
               "  if (!w || !value) return DESERT_E_ARGUMENT;\n"
+              "%s"
               "  gc_enc c;\n"
               "  if (desert_value_arena_create(NULL, &c.a)) return DESERT_E_NOMEM;\n"
               "  desert_value root;\n"
@@ -334,7 +372,7 @@ static void emit_publics(gen *g) {
               "  return st;\n}\n\n"
               "desert_status %s_encode_%s(desert_writer *w, const %s *value) {\n"
               "  return %s_encode_%s_ex(w, value, NULL, NULL);\n}\n\n",
-              N, P, s, N, P, N, i, P, s, N, P, s);
+              P, s, N, P, fast_enc, N, i, P, s, N, P, s);
     gc_printf(g->b,
               "desert_status %s_decode_%s_ex(desert_reader *r, %s *out,\n"
               "    const desert_codec_limits *limits, desert_type_error *err) {\n"
@@ -342,6 +380,7 @@ static void emit_publics(gen *g) {
               "  if (st) return st;\n"
               "  if (!r || !out) return DESERT_E_ARGUMENT;\n"
               "  memset(out, 0, sizeof *out);\n"
+              "%s"
               "  desert_value_arena *a;\n"
               "  if (desert_value_arena_create(NULL, &a)) return DESERT_E_NOMEM;\n"
               "  desert_value *v = NULL;\n"
@@ -354,7 +393,7 @@ static void emit_publics(gen *g) {
               "  return st;\n}\n\n"
               "desert_status %s_decode_%s(desert_reader *r, %s *out) {\n"
               "  return %s_decode_%s_ex(r, out, NULL, NULL);\n}\n\n",
-              P, s, N, P, i, N, P, s, N, P, s);
+              P, s, N, P, fast_dec, i, N, P, s, N, P, s);
     gc_printf(g->b,
               "const desert_type *%s_%s_type(void) {\n"
               "  return %s_init() ? NULL : gc_types[%zu];\n}\n\n",
@@ -400,6 +439,13 @@ static void emit_publics(gen *g) {
 static void emit_init(gen *g) {
   const gc_model *m = g->m;
   const char *P = m->prefix;
+  gc_printf(g->b, "\n/* The C-struct fast path of each public type, once its descriptor checks. */\n"
+                  "static void gc_check_fast(void) {\n");
+  for (size_t i = 0; i < m->npublic; i++) {
+    const gc_node *f = fast_node(m, m->publics[i]);
+    if (f) gc_printf(g->b, "  gc_fast[%zu] = desert_cstruct_check(&cs_%s) == DESERT_OK;\n", i, f->name);
+  }
+  gc_printf(g->b, "}\n");
   gc_printf(g->b,
             "\n/* ---- the schema ---- */\n\n"
             "/* Concatenates the pieces of an embedded text (malloc'ed). */\n"
@@ -438,6 +484,7 @@ static void emit_init(gen *g) {
             "  for (size_t i = 0; i < sizeof gc_types / sizeof gc_types[0]; i++)\n"
             "    gc_types[i] = el[i + 1 < sizeof gc_types / sizeof gc_types[0] ? i + 1 : 0];\n"
             "  gc_doc_ = doc;\n  gc_canon_ = canon;\n  gc_arena_ = a;\n  gc_schema_ = s;\n"
+            "  gc_check_fast();\n"
             "  return DESERT_OK;\n}\n\n"
             "void %s_cleanup(void) {\n"
             "  desert_schema_free(gc_schema_);\n  desert_value_arena_free(gc_arena_);\n"
@@ -454,6 +501,7 @@ bool gc_emit_source(const gc_model *m, gc_buf *out) {
   gen g;
   memset(&g, 0, sizeof g);
   g.m = m;
+  gc_cstruct_analyse(m);
   gc_buf body = {0};
   g.b = &body;
   for (size_t i = 0; i < m->count; i++) {
@@ -486,9 +534,12 @@ bool gc_emit_source(const gc_model *m, gc_buf *out) {
   gc_printf(out,
             "};\n\nstatic desert_schema *gc_schema_;\nstatic desert_value_arena *gc_arena_;\n"
             "static char *gc_doc_, *gc_canon_;\n"
-            "static const desert_type *gc_types[%zu]; /* the public types, header order */\n\n",
-            m->npublic);
+            "static const desert_type *gc_types[%zu]; /* the public types, header order */\n"
+            "static bool gc_fast[%zu]; /* their C-struct descriptor passed desert_cstruct_check */\n\n",
+            m->npublic, m->npublic);
   gc_emit_runtime(out, g.used);
+  gc_printf(out, "\n/* ---- C-struct descriptors: the fast path of encode/decode ---- */\n\n");
+  gc_cstruct_emit(m, out);
   gc_printf(out, "\n/* ---- conversions ---- */\n\n");
   gc_put(out, body.data ? body.data : "", body.len);
   bool ok = !body.failed && !out->failed;

@@ -26,9 +26,13 @@ static const char part_head[] =
     "                          desert_json_error *err, desert_type_error *terr);\n"
     "  desert_status (*decode)(desert_reader *r, desert_json_buf *out, desert_type_error *terr);\n"
     "} gt_schema;\n\n"
-    "static const desert_codec_limits gt_enc_limits = {GT_MAX_DEPTH, 0, 0};\n"
-    "static const desert_codec_limits gt_dec_limits = {GT_MAX_DEPTH, GT_MAX_VALUES, "
-    "GT_MAX_BIGINT};\n";
+    "static const desert_codec_limits gt_enc_limits_ = {GT_MAX_DEPTH, 0, 0};\n"
+    "static const desert_codec_limits gt_dec_limits_ = {GT_MAX_DEPTH, GT_MAX_VALUES, "
+    "GT_MAX_BIGINT};\n"
+    "/* With DESERT_GEN_C_NO_LIMITS set in the environment the generated functions\n"
+    " * get no codec limits, so records and tuples take their C-struct fast path. */\n"
+    "static const desert_codec_limits *gt_enc_limits = &gt_enc_limits_;\n"
+    "static const desert_codec_limits *gt_dec_limits = &gt_dec_limits_;\n";
 
 static const char part_canon[] =
     "\n/* Canonical JSON: compact, members sorted by key bytes, numbers verbatim. */\n"
@@ -216,6 +220,8 @@ static const char part_main[] =
     "  size_t cap = 1 << 16, len = 0;\n"
     "  char *line = (char *)malloc(cap);\n"
     "  desert_json_buf out = {0}, val = {0};\n"
+    "  if (getenv(\"DESERT_GEN_C_NO_LIMITS\")) {\n"
+    "    gt_enc_limits = NULL;\n    gt_dec_limits = NULL;\n  }\n"
     "  if (!line || desert_value_arena_create(NULL, &a)) {\n"
     "    fprintf(stderr, \"testee: out of memory\\n\");\n    free(line);\n    return 1;\n  }\n"
     "  int c = 0;\n"
@@ -263,11 +269,11 @@ bool gc_emit_testee(gc_model *const *models, size_t n, gc_buf *b) {
               "  %s v;\n"
               "  desert_status st = %s_%s_from_json(j, a, &v, err);\n"
               "  if (st) return st;\n"
-              "  return %s_encode_%s_ex(w, &v, &gt_enc_limits, terr);\n}\n"
+              "  return %s_encode_%s_ex(w, &v, gt_enc_limits, terr);\n}\n"
               "static desert_status gt_decode_%s(desert_reader *r, desert_json_buf *out,\n"
               "                                  desert_type_error *terr) {\n"
               "  %s v;\n"
-              "  desert_status st = %s_decode_%s_ex(r, &v, &gt_dec_limits, terr);\n"
+              "  desert_status st = %s_decode_%s_ex(r, &v, gt_dec_limits, terr);\n"
               "  if (st) return st;\n"
               "  return %s_%s_to_json(&v, out);\n}\n",
               P, N, P, s, P, s, P, N, P, s, P, s);
