@@ -243,7 +243,9 @@ static bool walk_enum(gc_model *m, gc_node *n, const desert_type *t, const char 
   free(tt);
   if (!n->tag_type) return false;
   gc_scope members = {0};
-  bool ok = gc_scope_claim(&members, "tag") != NULL;
+  char *tag = gc_scope_claim(&members, "tag"); /* the tag member's name is taken */
+  bool ok = tag != NULL;
+  free(tag);
   for (size_t i = 0; i < nc && ok; i++) {
     const desert_type_ctor *c = &t->u.enumeration.ctors[i];
     char *mangled = gc_mangle(c->name);
