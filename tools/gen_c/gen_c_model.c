@@ -448,6 +448,43 @@ static bool compute_sccs(gc_model *m) {
   return true;
 }
 
+/* ---- function names ------------------------------------------------------------------- */
+
+static bool name_taken(const gc_model *m, const char *name) {
+  for (size_t i = 0; i < m->global.count; i++)
+    if (strcmp(m->global.names[i], name) == 0) return true;
+  return false;
+}
+
+/* The generated functions must not clash with a generated type or constant
+ * (a definition named "encode_X" next to one named "X", say): refused with
+ * the path of the public type, rather than renamed behind the user's back. */
+static bool check_function_names(gc_model *m) {
+  /* P<before><T><after> for each public type T; P<after> once. */
+  static const char *const per_type[][2] = {
+      {"_encode_", ""},  {"_encode_", "_ex"},   {"_decode_", ""}, {"_decode_", "_ex"},
+      {"_", "_to_json"}, {"_", "_from_json"}, {"_", "_type"},   {"_", "_fast"}};
+  static const char *const global[] = {"_init", "_cleanup", "_schema", "_schema_json"};
+  char name[700];
+  for (size_t g = 0; g < sizeof global / sizeof global[0]; g++) {
+    snprintf(name, sizeof name, "%s%s", m->prefix, global[g]);
+    if (name_taken(m, name)) return fail(m, "$", "a type name clashes with a generated function");
+  }
+  for (size_t i = 0; i < m->npublic; i++) {
+    const gc_node *n = m->publics[i];
+    const char *s = n->name + strlen(m->prefix) + 1;
+    for (size_t k = 0; k < sizeof per_type / sizeof per_type[0]; k++) {
+      snprintf(name, sizeof name, "%s%s%s%s", m->prefix, per_type[k][0], s, per_type[k][1]);
+      if (name_taken(m, name)) {
+        char why[760];
+        snprintf(why, sizeof why, "its function %s clashes with a generated type name", name);
+        return fail(m, n->path, why);
+      }
+    }
+  }
+  return true;
+}
+
 /* ---- the document ------------------------------------------------------------------------- */
 
 /* The document P.c embeds: the same options and definitions, and a tuple of
@@ -551,6 +588,7 @@ bool gc_model_build(gc_model *m, const char *file, const char *text, size_t len,
     gc_node *n = m->publics[i];
     if (n->kind == GC_STRUCT && !walk(m, n->t, n, n->name, n->path, 0)) return false;
   }
+  if (!check_function_names(m)) return false;
   /* A root that is an anonymous struct is P_root itself (walked above); a
    * root naming a definition or a built-in is an alias. */
   if (!compute_sccs(m)) {
