@@ -1,17 +1,20 @@
 /* tools/gen_c/gen_c.h — internals of `desert gen-c` (tools/cli_gen_c.c): the
  * model of the C types one schema document becomes (gen_c_model.c), name
  * mangling (gen_c_names.c), canonical JSON text (gen_c_text.c) and the
- * emitters of P.h, P.c and P_testee.c (gen_c_header.c, gen_c_source.c,
- * gen_c_testee.c).
+ * emitters of P.h, P.c and P_testee.c (gen_c_header.c, gen_c_source.c with
+ * gen_c_runtime.c and gen_c_cstruct.c, gen_c_testee.c).
  *
  * How generated code works. P.c embeds the schema document and loads it once
  * with the JSON layer (a desert_type graph, the same one `desert encode`,
  * `desert decode` and desert-conformance use). Each generated C type T gets
  * two conversion functions between a P_T struct and a desert_value tree;
  * P_encode_T builds the tree and runs desert_type_encode, P_decode_T runs
- * desert_type_decode and fills the struct. Bytes, statuses, error offsets,
- * limits and every desert_options flag are therefore exactly the runtime
- * path's, for every type of SCHEMA.md part 1.
+ * desert_type_decode and fills the struct: bytes, statuses, error offsets,
+ * limits and every desert_options flag are the runtime path's, for every
+ * type of SCHEMA.md part 1. Records and tuples that the generic C-struct
+ * codec can run on the generated layout also get static desert_cstruct
+ * tables (gen_c_cstruct.c), and encode/decode take that faster path when no
+ * codec limits are asked for (measured: bench rows c16_golden_*_gen).
  * SPDX-License-Identifier: MIT */
 #ifndef DESERT_TOOLS_GEN_C_H
 #define DESERT_TOOLS_GEN_C_H
