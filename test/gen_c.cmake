@@ -13,6 +13,8 @@
 #    desert-conformance answers it);
 #  * test_gen_c_golden: the golden dataset through generated code, and the
 #    generated decoder against the runtime path on mutated inputs;
+#  * gen_c_names: the documented name mangling (test/gen_c/names.schema.json,
+#    compiled into the testee as well);
 #  * gen_c_header_cxx: a generated header compiles as C++.
 # Schema files and case counts come from test/gen_c/split_cases.py, run at
 # configure time. The generated code is compiled with the project's warning
@@ -42,8 +44,9 @@ if(EXISTS ${_gc_cases} AND EXISTS ${_gc_spec})
   include(${_gc_split}/split.cmake)
 
   add_executable(gen_c_testee)
-  desert_generate_c(TARGET gen_c_testee SCHEMAS ${GEN_C_SCHEMAS} PREFIX pub TESTEE
-    OUTPUT_DIR ${CMAKE_CURRENT_BINARY_DIR}/gen_c_testee_src)
+  set(_gc_testee_src ${CMAKE_CURRENT_BINARY_DIR}/gen_c_testee_src)
+  desert_generate_c(TARGET gen_c_testee PREFIX pub TESTEE OUTPUT_DIR ${_gc_testee_src}
+    SCHEMAS ${GEN_C_SCHEMAS} ${CMAKE_CURRENT_SOURCE_DIR}/gen_c/names.schema.json)
   target_link_libraries(gen_c_testee PRIVATE desert_warnings desert_sanitize)
 
   add_test(NAME gen_c_public
@@ -61,6 +64,10 @@ if(EXISTS ${_gc_cases} AND EXISTS ${_gc_spec})
     COMMAND ${_gc_runner} ${_gc_split}/examples.jsonl $<TARGET_FILE:gen_c_testee>)
   set_tests_properties(gen_c_examples PROPERTIES LABELS "conformance;gen_c" TIMEOUT 120
     PASS_REGULAR_EXPRESSION "conformance: ${GEN_C_EXAMPLE_CASES} passed, 0 failed")
+  add_test(NAME gen_c_names
+    COMMAND ${CMAKE_COMMAND} -DHEADER=${_gc_testee_src}/pub_names.h
+      -P ${CMAKE_CURRENT_SOURCE_DIR}/gen_c/names.cmake)
+  set_tests_properties(gen_c_names PROPERTIES LABELS "gen_c" TIMEOUT 60)
   add_test(NAME gen_c_bad_schemas
     COMMAND ${CMAKE_COMMAND} -DPROGRAM=$<TARGET_FILE:desert_cli>
       -DTESTEE=$<TARGET_FILE:desert_conformance> "-DSCHEMAS=${GEN_C_BAD_SCHEMAS}" -DWORK=${CMAKE_CURRENT_BINARY_DIR}/gen_c_bad_out
