@@ -13,6 +13,11 @@
 #    desert-conformance answers it);
 #  * test_gen_c_golden: the golden dataset through generated code, and the
 #    generated decoder against the runtime path on mutated inputs;
+#  * gen_c_differential(_fast): test/gen_c/recursion.schema.json (mutual
+#    recursion through pointers, recursive options and lists, aliases, maps
+#    with record keys, dates, zones, compressed blocks, big numbers) answered
+#    line for line like desert-conformance, messages included, on encodes,
+#    truncations and changed bytes (differential.py);
 #  * gen_c_names: the documented name mangling (test/gen_c/names.schema.json,
 #    compiled into the testee as well);
 #  * gen_c_header_cxx: a generated header compiles as C++.
@@ -46,7 +51,8 @@ if(EXISTS ${_gc_cases} AND EXISTS ${_gc_spec})
   add_executable(gen_c_testee)
   set(_gc_testee_src ${CMAKE_CURRENT_BINARY_DIR}/gen_c_testee_src)
   desert_generate_c(TARGET gen_c_testee PREFIX pub TESTEE OUTPUT_DIR ${_gc_testee_src}
-    SCHEMAS ${GEN_C_SCHEMAS} ${CMAKE_CURRENT_SOURCE_DIR}/gen_c/names.schema.json)
+    SCHEMAS ${GEN_C_SCHEMAS} ${CMAKE_CURRENT_SOURCE_DIR}/gen_c/names.schema.json
+      ${CMAKE_CURRENT_SOURCE_DIR}/gen_c/recursion.schema.json)
   target_link_libraries(gen_c_testee PRIVATE desert_warnings desert_sanitize)
 
   add_test(NAME gen_c_public
@@ -64,6 +70,20 @@ if(EXISTS ${_gc_cases} AND EXISTS ${_gc_spec})
     COMMAND ${_gc_runner} ${_gc_split}/examples.jsonl $<TARGET_FILE:gen_c_testee>)
   set_tests_properties(gen_c_examples PROPERTIES LABELS "conformance;gen_c" TIMEOUT 120
     PASS_REGULAR_EXPRESSION "conformance: ${GEN_C_EXAMPLE_CASES} passed, 0 failed")
+  foreach(_fast 0 1)
+    set(_name gen_c_differential)
+    if(_fast)
+      set(_name gen_c_differential_fast)
+    endif()
+    add_test(NAME ${_name}
+      COMMAND ${CMAKE_COMMAND} -E env DESERT_GEN_C_NO_LIMITS=$<$<BOOL:${_fast}>:1>
+        ${Python3_EXECUTABLE} ${CMAKE_CURRENT_SOURCE_DIR}/gen_c/differential.py
+        ${CMAKE_CURRENT_SOURCE_DIR}/gen_c/recursion.schema.json
+        ${CMAKE_CURRENT_SOURCE_DIR}/gen_c/recursion.values.jsonl
+        $<TARGET_FILE:desert_conformance> $<TARGET_FILE:gen_c_testee>)
+    set_tests_properties(${_name} PROPERTIES LABELS "gen_c" TIMEOUT 120
+      PASS_REGULAR_EXPRESSION "differential: [0-9]+ requests \\([0-9]+ errors\\), 0 differ")
+  endforeach()
   add_test(NAME gen_c_names
     COMMAND ${CMAKE_COMMAND} -DHEADER=${_gc_testee_src}/pub_names.h
       -P ${CMAKE_CURRENT_SOURCE_DIR}/gen_c/names.cmake)

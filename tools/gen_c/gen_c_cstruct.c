@@ -90,6 +90,7 @@ static bool zero_value(const desert_value *v) {
 }
 
 static bool value_ok(const gc_model *m, const gc_node *owner, const desert_type *t);
+static bool holder_ok(const gc_model *m, gc_node *s, const desert_type *st);
 
 /* The default a reader fills into field f when the data does not hold it
  * (transient fields; FieldAdded fields of older data), NULL when none;
@@ -193,11 +194,22 @@ static bool value_ok(const gc_model *m, const gc_node *owner, const desert_type 
   if (owner && gc_model_is_pointer(m, owner, t))
     return s->kind == GC_STRUCT && s->t->kind == DESERT_TYPE_RECORD && !s->mark;
   const desert_type *st = s->t;
-  switch (st->kind) {
-  case DESERT_TYPE_RECORD:
-  case DESERT_TYPE_TUPLE:
-  case DESERT_TYPE_ENUM:
+  if (st->kind == DESERT_TYPE_RECORD || st->kind == DESERT_TYPE_TUPLE ||
+      st->kind == DESERT_TYPE_ENUM)
     return !s->mark;
+  /* A list, set, option, either or try: decided by what it holds. Their
+   * descriptors are inlined into their owner's, so one that holds itself
+   * again (a definition that is a list of options of itself) cannot be
+   * written as static tables: not representable. */
+  if (s->on_stack) return false;
+  s->on_stack = true;
+  bool ok = holder_ok(m, s, st);
+  s->on_stack = false;
+  return ok;
+}
+
+static bool holder_ok(const gc_model *m, gc_node *s, const desert_type *st) {
+  switch (st->kind) {
   case DESERT_TYPE_LIST:
   case DESERT_TYPE_SET:
   case DESERT_TYPE_MAP:

@@ -29,7 +29,7 @@ static const char part_head[] =
     "static const desert_codec_limits gt_enc_limits_ = {GT_MAX_DEPTH, 0, 0};\n"
     "static const desert_codec_limits gt_dec_limits_ = {GT_MAX_DEPTH, GT_MAX_VALUES, "
     "GT_MAX_BIGINT};\n"
-    "/* With DESERT_GEN_C_NO_LIMITS set in the environment the generated functions\n"
+    "/* With DESERT_GEN_C_NO_LIMITS set (not empty, not 0) the generated functions\n"
     " * get no codec limits, so records and tuples take their C-struct fast path. */\n"
     "static const desert_codec_limits *gt_enc_limits = &gt_enc_limits_;\n"
     "static const desert_codec_limits *gt_dec_limits = &gt_dec_limits_;\n";
@@ -220,7 +220,8 @@ static const char part_main[] =
     "  size_t cap = 1 << 16, len = 0;\n"
     "  char *line = (char *)malloc(cap);\n"
     "  desert_json_buf out = {0}, val = {0};\n"
-    "  if (getenv(\"DESERT_GEN_C_NO_LIMITS\")) {\n"
+    "  const char *no_limits = getenv(\"DESERT_GEN_C_NO_LIMITS\");\n"
+    "  if (no_limits && *no_limits && strcmp(no_limits, \"0\") != 0) {\n"
     "    gt_enc_limits = NULL;\n    gt_dec_limits = NULL;\n  }\n"
     "  if (!line || desert_value_arena_create(NULL, &a)) {\n"
     "    fprintf(stderr, \"testee: out of memory\\n\");\n    free(line);\n    return 1;\n  }\n"
