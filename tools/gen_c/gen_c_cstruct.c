@@ -547,7 +547,11 @@ static void emit_enum(cs *c, gc_buf *b, const gc_node *n) {
     else
       gc_printf(b, "    {NULL, 0},\n");
   }
-  gc_printf(b, "};\nstatic const desert_cenum cs_%s = {{", n->name);
+  /* The codec reads and writes the tag as 4 bytes (a C enum is an int
+   * unless the compiler is told to pack enums, e.g. -fshort-enums). */
+  gc_printf(b, "};\n_Static_assert(sizeof(%s) == 4, \"%s: the C-struct codec needs a 4-byte tag\");\n",
+            n->tag_type, n->tag_type);
+  gc_printf(b, "static const desert_cenum cs_%s = {{", n->name);
   c_name(b, t->name);
   gc_printf(b, ", cs_n_%s, %zu, %s}, cs_k_%s, offsetof(%s, tag), sizeof(%s)};\n", n->name,
             t->u.enumeration.count, t->u.enumeration.sorted ? "true" : "false", n->name, n->name,
