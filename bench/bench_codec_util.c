@@ -9,12 +9,16 @@
 #include <string.h>
 
 #include "bench_codec.h"
+#include "bench_golden_gen.h"
 #include "bench_golden_types.h"
 
 size_t bench_codec_tables(codec_table *out, size_t max) {
   const codec_table all[] = {
       {bench_desert_cases, bench_desert_case_count},
       {bench_golden_types_cases, bench_golden_types_case_count},
+#ifndef DESERT_BENCH_NO_GEN
+      {bench_golden_gen_cases, bench_golden_gen_case_count},
+#endif
       {bench_workload_cases, bench_workload_case_count},
       {bench_peer_cases, bench_peer_case_count},
   };

@@ -40,11 +40,11 @@
 
 #include "bench_codec.h"
 #include "bench_golden_types.h"
+#include "bench_golden_variants.h"
 #include "desert.h"
 #include "desert/types.h"
 #include "desert_build_config.h"
 #include "golden_cstruct_model.h"
-#include "golden_model.h"
 
 #define K CODEC_K
 
@@ -259,11 +259,8 @@ static void *gt_setup(desert_isa isa, int fresh, codec_info *info) {
   g->fresh = fresh;
   codec_options(&g->opt, isa, 0);
   codec_options(&g->legacy, isa, DESERT_OPT_LEGACY_HEADER_STRINGS);
-  desert_reader *hr = NULL; /* hand-written codec: builds the variants only */
-  desert_writer *lw = NULL;
   if (desert_type_set_create(NULL, &g->set) || desert_reader_create(&g->opt, &g->r) ||
-      desert_value_arena_create(NULL, &g->a) || desert_writer_create(&g->opt, &g->w) ||
-      desert_reader_create(&g->opt, &hr) || desert_writer_create(&g->legacy, &lw)) {
+      desert_value_arena_create(NULL, &g->a) || desert_writer_create(&g->opt, &g->w)) {
     snprintf(info->fail, sizeof info->fail, "golden types: cannot create contexts for ISA %s",
              desert_isa_name(isa));
     goto fail;
@@ -274,53 +271,24 @@ static void *gt_setup(desert_isa isa, int fresh, codec_info *info) {
     snprintf(info->fail, sizeof info->fail, "golden cstruct: the descriptors do not check");
     goto fail;
   }
-  golden_model m0;
-  desert_reader_begin(hr, g->file, g->file_len);
-  if (golden_model_read(hr, &m0)) {
-    snprintf(info->fail, sizeof info->fail, "golden types: the file does not decode");
-    goto fail;
-  }
-  int64_t *arr = malloc(m0.array_len * sizeof(int64_t) + 8);
-  if (!arr) goto fail;
+  /* the K rotated inputs (bench_golden_variants.c, hand-written codec) */
+  if (codec_golden_variants(isa, g->var, g->var_len, info)) goto fail;
   for (unsigned k = 0; k < K; k++) {
-    golden_model mk = m0;
-    for (size_t j = 0; j < m0.array_len; j++) arr[j] = m0.array[j] + (int64_t)k * 1000000;
-    mk.array = arr;
-    mk.int_ = m0.int_ + (int32_t)k;
-    desert_writer_reset(lw);
-    size_t vlen = 0;
-    const uint8_t *d = NULL;
-    if (!golden_model_write(lw, &mk)) d = desert_writer_data(lw, &vlen);
-    g->var[k] = d ? malloc(vlen) : NULL;
-    if (!g->var[k]) {
-      free(arr);
-      snprintf(info->fail, sizeof info->fail, "golden types: variant %u: encode failure", k);
-      goto fail;
-    }
-    memcpy(g->var[k], d, vlen);
-    g->var_len[k] = vlen;
     /* the value tree the encode rows write (decoded by the type path itself) */
     desert_type_error err;
-    if (desert_reader_create(&g->opt, &g->vr[k]) || desert_value_arena_create(NULL, &g->va[k])) {
-      free(arr);
+    if (desert_reader_create(&g->opt, &g->vr[k]) || desert_value_arena_create(NULL, &g->va[k]))
       goto fail;
-    }
     desert_reader_begin(g->vr[k], g->var[k], g->var_len[k]);
     if (desert_type_decode(g->vr[k], g->tm1, g->va[k], NULL, &g->tree[k], &err)) {
-      free(arr);
       snprintf(info->fail, sizeof info->fail,
                "golden types: variant %u does not decode: %s at offset %zu, path '%.80s' %.60s", k,
                desert_status_name(err.status), err.offset, err.path, err.message);
       goto fail;
     }
     /* the C structs the cstruct encode rows write */
-    if (desert_reader_create(&g->opt, &g->cr[k])) {
-      free(arr);
-      goto fail;
-    }
+    if (desert_reader_create(&g->opt, &g->cr[k])) goto fail;
     desert_reader_begin(g->cr[k], g->var[k], g->var_len[k]);
     if (desert_cstruct_decode(g->cr[k], &gcs_model_desc, &g->cm[k])) {
-      free(arr);
       snprintf(info->fail, sizeof info->fail,
                "golden cstruct: variant %u does not decode: %s at offset %zu", k,
                desert_status_name(desert_reader_status(g->cr[k])),
@@ -328,14 +296,9 @@ static void *gt_setup(desert_isa isa, int fresh, codec_info *info) {
       goto fail;
     }
   }
-  free(arr);
-  desert_reader_free(hr);
-  desert_writer_free(lw);
   info->bytes_per_op = g->file_len;
   return g;
 fail:
-  desert_reader_free(hr);
-  desert_writer_free(lw);
   gt_free(g);
   return NULL;
 }

@@ -75,6 +75,7 @@ write_basic_package_version_file(
 install(FILES
   "${PROJECT_BINARY_DIR}/package/desert-config.cmake"
   "${PROJECT_BINARY_DIR}/package/desert-config-version.cmake"
+  "${PROJECT_SOURCE_DIR}/cmake/DesertGenerateC.cmake"
   DESTINATION ${DESERT_INSTALL_CMAKEDIR} COMPONENT desert_development)
 
 # pkg-config file. The prefix is the one given at install time

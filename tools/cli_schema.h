@@ -18,6 +18,8 @@ int cli_cmd_encode(int argc, char **argv);
 void cli_help_encode(FILE *out);
 int cli_cmd_decode(int argc, char **argv);
 void cli_help_decode(FILE *out);
+int cli_cmd_gen_c(int argc, char **argv);
+void cli_help_gen_c(FILE *out);
 
 /* ---- shared helpers ----------------------------------------------------------- */
 

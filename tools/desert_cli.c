@@ -19,6 +19,8 @@ static const cli_command commands[] = {
      cli_help_encode},
     {"decode", "print a desert value as canonical JSON (--annotate: labelled hex dump)",
      cli_cmd_decode, cli_help_decode},
+    {"gen-c", "generate C types, codecs and JSON conversion from schema documents",
+     cli_cmd_gen_c, cli_help_gen_c},
 };
 #define N_COMMANDS (sizeof commands / sizeof commands[0])
 

@@ -3,8 +3,9 @@
 # `install_consumer`, see test/install.cmake):
 #   1. `cmake --install` the build tree into a fresh prefix under WORK;
 #   2. configure, build and run this folder's consumers through
-#      find_package(desert CONFIG REQUIRED) -> desert::desert (main.c) and
-#      desert::json (json_main.c);
+#      find_package(desert CONFIG REQUIRED) -> desert::desert (main.c),
+#      desert::json (json_main.c) and desert_generate_c() (gen_main.c with
+#      point.schema.json, when the tool is installed);
 #   3. compile and run the same main.c with the flags of `pkg-config desert`
 #      (PKG_CONFIG_PATH pointing into the prefix; --static for a static
 #      libdesert, the pkg-config way to get its Requires.private).
@@ -58,6 +59,10 @@ gen_args=()
 "$CMAKE" --build "$WORK/consumer-cmake" --verbose
 "$WORK/consumer-cmake/consumer"
 "$WORK/consumer-cmake/consumer_json"
+# desert_generate_c() output (built when the tool was installed).
+if [ -e "$prefix/bin/desert" ]; then
+  "$WORK/consumer-cmake/consumer_gen"
+fi
 
 step "consumer through pkg-config ($pc)"
 export PKG_CONFIG_PATH=$(dirname "$pc")

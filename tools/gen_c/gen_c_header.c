@@ -1,0 +1,287 @@
+/* tools/gen_c/gen_c_header.c — emits P.h of `desert gen-c`: the C types of
+ * one schema document (tag enums, forward typedefs, aliases, then struct
+ * definitions in dependency order so every member's type is complete) and
+ * the prototypes of the generated functions. The header compiles as C11 and
+ * as C++ (anonymous unions only, extern "C").
+ * SPDX-License-Identifier: MIT */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "gen_c.h"
+#include "gen_c_emit.h"
+
+const char *gc_public_suffix(const gc_model *m, const gc_node *n) {
+  return n->name + strlen(m->prefix) + 1;
+}
+
+static void comment(gc_buf *b, const gc_node *n) {
+  const char *what = n->kind == GC_ENTRY ? "map entry" : desert_type_kind_name(n->t->kind);
+  if (n->kind == GC_ALIAS) what = "alias";
+  gc_printf(b, "\n/* %s", n->path);
+  if (n->kind == GC_ENTRY) gc_printf(b, " (entries)");
+  gc_printf(b, ": %s", what ? what : "type");
+  if (n->def) gc_printf(b, ", definition '%s'", n->def);
+  if (n->is_root) gc_printf(b, ", the root");
+  gc_printf(b, " */\n");
+}
+
+/* A member declaration: "T name" or "struct TAG *name" for recursion. */
+void gc_member_decl(const gc_model *m, gc_buf *b, const gc_node *owner, const desert_type *t,
+                    const char *name) {
+  if (owner && gc_model_is_pointer(m, owner, t)) {
+    gc_printf(b, "struct %s *%s", gc_model_struct_of(m, t)->name, name);
+  } else {
+    gc_printf(b, "%s %s", gc_model_ctype(m, t), name);
+  }
+}
+
+static void emit_tag_enum(const gc_model *m, gc_buf *b, const gc_node *n) {
+  (void)m;
+  const desert_type *t = n->t;
+  gc_printf(b, "\n/* %s: the cases of %s (declaration index; not the wire id) */\n", n->path,
+            n->name);
+  gc_printf(b, "typedef enum %s {\n", n->tag_type);
+  for (size_t i = 0; i < t->u.enumeration.count; i++) {
+    const desert_type_ctor *c = &t->u.enumeration.ctors[i];
+    gc_printf(b, "  %s = %zu%s%s\n", n->flags[i], i, i + 1 < t->u.enumeration.count ? "," : "",
+              c->transient ? " /* transient: never written */" : "");
+  }
+  gc_printf(b, "} %s;\n", n->tag_type);
+}
+
+static void emit_struct(const gc_model *m, gc_buf *b, const gc_node *n) {
+  comment(b, n);
+  const desert_type *t = n->t;
+  gc_printf(b, "struct %s {\n", n->name);
+  if (n->kind == GC_ENTRY) {
+    gc_printf(b, "  ");
+    gc_member_decl(m, b, n, t->u.coll.element, "key");
+    gc_printf(b, ";\n  ");
+    gc_member_decl(m, b, n, t->u.coll.value, "value");
+    gc_printf(b, ";\n};\n");
+    return;
+  }
+  switch (t->kind) {
+  case DESERT_TYPE_RECORD:
+    if (t->u.record.field_count == 0) gc_printf(b, "  uint8_t unused_; /* no fields */\n");
+    for (size_t i = 0; i < t->u.record.field_count; i++) {
+      const desert_type_field *f = &t->u.record.fields[i];
+      if (n->flags[i]) gc_printf(b, "  bool %s;\n", n->flags[i]);
+      gc_printf(b, "  ");
+      gc_member_decl(m, b, n, f->type, n->members[i]);
+      gc_printf(b, ";");
+      if (f->flags & DESERT_FIELD_TRANSIENT) gc_printf(b, " /* transient: not written */");
+      if (strcmp(f->name, n->members[i]) != 0) gc_printf(b, " /* field \"%s\" */", f->name);
+      gc_printf(b, "\n");
+    }
+    break;
+  case DESERT_TYPE_ENUM: {
+    gc_printf(b, "  %s tag;\n", n->tag_type);
+    bool any = false;
+    for (size_t i = 0; i < t->u.enumeration.count; i++)
+      any = any || gc_enum_case_has_member(&t->u.enumeration.ctors[i]);
+    if (any) {
+      gc_printf(b, "  union {\n");
+      for (size_t i = 0; i < t->u.enumeration.count; i++) {
+        const desert_type_ctor *c = &t->u.enumeration.ctors[i];
+        if (!gc_enum_case_has_member(c)) continue;
+        gc_printf(b, "    ");
+        gc_member_decl(m, b, n, c->payload, n->members[i]);
+        gc_printf(b, ";\n");
+      }
+      gc_printf(b, "  };\n");
+    }
+    break;
+  }
+  case DESERT_TYPE_TUPLE:
+    for (size_t i = 0; i < t->u.tuple.count; i++) {
+      gc_printf(b, "  ");
+      gc_member_decl(m, b, n, t->u.tuple.elements[i], n->members[i]);
+      gc_printf(b, ";\n");
+    }
+    break;
+  case DESERT_TYPE_LIST:
+  case DESERT_TYPE_SET:
+    gc_printf(b, "  %s *items;\n  size_t count;\n", gc_model_ctype(m, t->u.coll.element));
+    break;
+  case DESERT_TYPE_MAP:
+    gc_printf(b, "  %s *items; /* in wire order, duplicates kept */\n  size_t count;\n",
+              n->entry->name);
+    break;
+  case DESERT_TYPE_OPTION:
+    gc_printf(b, "  bool has_value;\n  ");
+    gc_member_decl(m, b, n, t->u.inner, "value");
+    gc_printf(b, ";\n");
+    break;
+  case DESERT_TYPE_EITHER:
+  case DESERT_TYPE_TRY: {
+    bool e = t->kind == DESERT_TYPE_EITHER;
+    gc_printf(b, "  bool %s;\n  union {\n    ", e ? "is_right" : "is_success");
+    gc_member_decl(m, b, n, t->u.alt.left, e ? "left" : "failure");
+    gc_printf(b, ";\n    ");
+    gc_member_decl(m, b, n, t->u.alt.right, e ? "right" : "success");
+    gc_printf(b, ";\n  };\n");
+    break;
+  }
+  default:
+    break;
+  }
+  gc_printf(b, "};\n");
+}
+
+/* Calls fn for every type a node's struct holds by value (not through a
+ * pointer): those structs must be defined first. */
+static void each_by_value(const gc_model *m, const gc_node *n,
+                          void (*fn)(const gc_model *, const desert_type *, void *), void *ctx) {
+  const desert_type *t = n->t;
+  const desert_type *list[3] = {NULL, NULL, NULL};
+  if (n->kind == GC_ENTRY) {
+    list[0] = t->u.coll.element;
+    list[1] = t->u.coll.value;
+  } else if (t->kind == DESERT_TYPE_OPTION) {
+    list[0] = t->u.inner;
+  } else if (t->kind == DESERT_TYPE_EITHER || t->kind == DESERT_TYPE_TRY) {
+    list[0] = t->u.alt.left;
+    list[1] = t->u.alt.right;
+  } else if (t->kind == DESERT_TYPE_RECORD) {
+    for (size_t i = 0; i < t->u.record.field_count; i++)
+      if (!gc_model_is_pointer(m, n, t->u.record.fields[i].type))
+        fn(m, t->u.record.fields[i].type, ctx);
+  } else if (t->kind == DESERT_TYPE_TUPLE) {
+    for (size_t i = 0; i < t->u.tuple.count; i++)
+      if (!gc_model_is_pointer(m, n, t->u.tuple.elements[i])) fn(m, t->u.tuple.elements[i], ctx);
+  } else if (t->kind == DESERT_TYPE_ENUM) {
+    for (size_t i = 0; i < t->u.enumeration.count; i++) {
+      const desert_type_ctor *c = &t->u.enumeration.ctors[i];
+      if (gc_enum_case_has_member(c) && !gc_model_is_pointer(m, n, c->payload))
+        fn(m, c->payload, ctx);
+    }
+  }
+  for (int i = 0; list[i]; i++)
+    if (!gc_model_is_pointer(m, n, list[i])) fn(m, list[i], ctx);
+}
+
+typedef struct order_ctx {
+  gc_buf *b;
+} order_ctx;
+
+static void emit_in_order(const gc_model *m, gc_node *n, gc_buf *b);
+
+static void dep_visit(const gc_model *m, const desert_type *t, void *ctx) {
+  gc_node *s = gc_model_struct_of(m, t);
+  if (s) emit_in_order(m, s, ((order_ctx *)ctx)->b);
+}
+
+static void emit_in_order(const gc_model *m, gc_node *n, gc_buf *b) {
+  if (n->mark) return; /* 1: in progress (cannot happen: cycles go through pointers), 2: done */
+  n->mark = 1;
+  order_ctx ctx = {b};
+  each_by_value(m, n, dep_visit, &ctx);
+  emit_struct(m, b, n);
+  n->mark = 2;
+}
+
+static void emit_alias(const gc_model *m, gc_node *n, gc_buf *b) {
+  if (n->mark) return;
+  n->mark = 1;
+  gc_node *target = gc_model_node_of(m, n->t);
+  if (target && target->kind == GC_ALIAS) emit_alias(m, target, b);
+  comment(b, n);
+  gc_printf(b, "typedef %s %s;\n", gc_model_ctype(m, n->t), n->name);
+  n->mark = 2;
+}
+
+static void upper_guard(gc_buf *b, const char *prefix) {
+  for (const char *p = prefix; *p; p++) {
+    char c = *p;
+    if (c >= 'a' && c <= 'z') c = (char)(c - 'a' + 'A');
+    gc_put(b, &c, 1);
+  }
+}
+
+bool gc_emit_header(const gc_model *m, gc_buf *b) {
+  for (size_t i = 0; i < m->count; i++) m->nodes[i]->mark = 0;
+  gc_printf(b,
+            "/* %s.h — generated by `desert gen-c` from %s. Do not edit.\n"
+            " * C types of the schema document, their desert codecs and JSON conversion\n"
+            " * (libdesert's desert::json). Strings and byte blocks are views; decoded\n"
+            " * memory belongs to the reader (until its next desert_reader_begin, reset\n"
+            " * or free), memory of %s_*_from_json to the value arena passed in.\n"
+            " * Thread safety: call %s_init() once before using the functions from\n"
+            " * several threads (every function initialises lazily otherwise). */\n",
+            m->prefix, m->file, m->prefix, m->prefix);
+  gc_printf(b, "#ifndef ");
+  upper_guard(b, m->prefix);
+  gc_printf(b, "_GEN_H\n#define ");
+  upper_guard(b, m->prefix);
+  gc_printf(b, "_GEN_H\n\n#include <stdbool.h>\n#include <stddef.h>\n#include <stdint.h>\n\n"
+               "#include \"desert/json.h\"\n\n"
+               "#ifndef DESERT_GEN_UUID_DEFINED\n#define DESERT_GEN_UUID_DEFINED\n"
+               "/* A uuid value: its 16 bytes in wire order. */\n"
+               "typedef struct desert_gen_uuid {\n  uint8_t bytes[16];\n} desert_gen_uuid;\n"
+               "#endif\n\n#ifdef __cplusplus\nextern \"C\" {\n#endif\n");
+  for (size_t i = 0; i < m->count; i++) {
+    const gc_node *n = m->nodes[i];
+    if (n->kind == GC_STRUCT && n->t->kind == DESERT_TYPE_ENUM) emit_tag_enum(m, b, n);
+  }
+  gc_printf(b, "\n");
+  for (size_t i = 0; i < m->count; i++) {
+    const gc_node *n = m->nodes[i];
+    if (n->kind != GC_ALIAS) gc_printf(b, "typedef struct %s %s;\n", n->name, n->name);
+  }
+  for (size_t i = 0; i < m->count; i++)
+    if (m->nodes[i]->kind == GC_ALIAS) emit_alias(m, m->nodes[i], b);
+  for (size_t i = 0; i < m->count; i++)
+    if (m->nodes[i]->kind != GC_ALIAS) emit_in_order(m, m->nodes[i], b);
+
+  gc_printf(b,
+            "\n/* ---- functions ---- */\n\n"
+            "/* Loads the embedded schema document (once). DESERT_OK, DESERT_E_NOMEM, or\n"
+            " * DESERT_E_STATE if the document does not load with this libdesert. */\n"
+            "desert_status %s_init(void);\n"
+            "/* Frees what %s_init allocated (no function may run at the same time). */\n"
+            "void %s_cleanup(void);\n"
+            "/* The loaded document, NULL if it cannot be loaded: its options (for\n"
+            " * desert_schema_options_apply) and, as its root, a tuple of the schema's root\n"
+            " * and every definition (use the P_<T>_type functions for the types). */\n"
+            "const desert_schema *%s_schema(void);\n"
+            "/* The document as canonical JSON (compact, keys sorted), NULL if not loaded. */\n"
+            "const char *%s_schema_json(void);\n",
+            m->prefix, m->prefix, m->prefix, m->prefix, m->prefix);
+  for (size_t i = 0; i < m->npublic; i++) {
+    const gc_node *n = m->publics[i];
+    const char *s = gc_public_suffix(m, n);
+    const char *P = m->prefix, *N = n->name;
+    gc_printf(b, "\n/* %s (%s) */\n", N, n->path);
+    gc_printf(b,
+              "/* Writes *value through w: the bytes, statuses and sticky writer failures of\n"
+              " * desert_type_encode; DESERT_E_ARGUMENT also for a value its C type cannot\n"
+              " * hold (a NULL pointer with a count, an unknown tag). */\n"
+              "desert_status %s_encode_%s(desert_writer *w, const %s *value);\n"
+              "desert_status %s_encode_%s_ex(desert_writer *w, const %s *value,\n"
+              "    const desert_codec_limits *limits, desert_type_error *err);\n"
+              "/* Reads one value at the reader's position (after desert_reader_begin) into\n"
+              " * *out (zeroed first): statuses and error offsets of desert_type_decode\n"
+              " * (or of desert_cstruct_decode on the fast path, which match them). */\n"
+              "desert_status %s_decode_%s(desert_reader *r, %s *out);\n"
+              "desert_status %s_decode_%s_ex(desert_reader *r, %s *out,\n"
+              "    const desert_codec_limits *limits, desert_type_error *err);\n"
+              "/* True when %s_encode_%s / _decode_%s (and the _ex forms without limits)\n"
+              " * run through a static C-struct descriptor (desert_cstruct), else through\n"
+              " * the runtime type codec. */\n"
+              "bool %s_%s_fast(void);\n"
+              "/* The runtime type (desert_type_decode, desert_json_write_value...); NULL if\n"
+              " * the schema cannot be loaded. */\n"
+              "const desert_type *%s_%s_type(void);\n"
+              "/* Appends the canonical JSON text (SCHEMA.md part 2) of *value. */\n"
+              "desert_status %s_%s_to_json(const %s *value, desert_json_buf *out);\n"
+              "/* Reads a JSON value (SCHEMA.md part 2 input rules) into *out; memory and\n"
+              " * copied strings live in `arena`. Failures as desert_json_to_value. */\n"
+              "desert_status %s_%s_from_json(const desert_json *json, desert_value_arena *arena,\n"
+              "    %s *out, desert_json_error *err);\n",
+              P, s, N, P, s, N, P, s, N, P, s, N, P, s, s, P, s, P, s, P, s, N, P, s, N);
+  }
+  gc_printf(b, "\n#ifdef __cplusplus\n}\n#endif\n#endif\n");
+  return !b->failed;
+}
