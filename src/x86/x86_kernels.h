@@ -36,5 +36,11 @@ void desert_avx512_bswap32(void *dst, const void *src, size_t n);
 void desert_avx512_bswap64(void *dst, const void *src, size_t n);
 desert_status desert_avx512_utf8_validate(const uint8_t *src, size_t len, size_t *pos);
 size_t desert_avx512_utf8_len_from_latin1(const uint8_t *src, size_t len);
+size_t desert_avx512_var_u32_encode(uint8_t *dst, const uint32_t *src, size_t n);
+size_t desert_avx512_var_i32_encode(uint8_t *dst, const int32_t *src, size_t n);
+desert_status desert_avx512_var_u32_decode(const uint8_t *src, size_t src_len, uint32_t *dst,
+                                           size_t n, size_t *consumed);
+desert_status desert_avx512_var_i32_decode(const uint8_t *src, size_t src_len, int32_t *dst,
+                                           size_t n, size_t *consumed);
 
 #endif /* DESERT_X86_KERNELS_H */
