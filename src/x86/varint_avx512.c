@@ -41,8 +41,8 @@
  * a byte is kept when it or a higher byte of its value is non-zero (byte 0
  * always), a kept byte followed by a kept byte gets the continuation bit,
  * and vpcompressb packs the kept bytes. With a value >= 2^28 the same is
- * done on 8 qwords (offsets 0,7,...,49) twice. 16 values below 2^7 are
- * simply narrowed (vpmovdb).
+ * done on 8 qwords (offsets 0,7,...,49) twice. 64 values below 2^7 are
+ * packed with vpackusdw/vpackuswb, 16 such values narrowed with vpmovdb.
  * Encode bounds: the packed bytes of 16 values are stored with one 64-byte
  * store while >= 80 values remain (then at least 64 encoded bytes remain
  * from the current position, and from the second store of a 5-byte group), else with a byte-masked store of exactly
@@ -192,14 +192,37 @@ DV_INLINE size_t dv_pack(uint8_t *d, __m512i x, __m512i shifts, uint64_t (*keepf
   return len;
 }
 
+DV_INLINE __m512i dv_load_zz(const uint32_t *s, int zz) {
+  const __m512i x = _mm512_loadu_si512((const void *)s);
+  if (!zz) return x;
+  return _mm512_xor_si512(_mm512_slli_epi32(x, 1), _mm512_srai_epi32(x, 31));
+}
+
 DV_INLINE size_t dv_var_encode(uint8_t *dst, const uint32_t *src, size_t n, int zz) {
   size_t i = 0, w = 0;
   /* dword pairs of a qword: bits 7j of the low value, 32 + 7j of the high */
   const __m512i sh4 = _mm512_set1_epi64(0x352e2720150e0700);
   const __m512i sh8 = _mm512_set1_epi64(0x312a231c150e0700); /* 0,7,...,49 */
   while (n - i >= 16) {
-    __m512i x = _mm512_loadu_si512((const void *)(src + i));
-    if (zz) x = _mm512_xor_si512(_mm512_slli_epi32(x, 1), _mm512_srai_epi32(x, 31));
+    __m512i x = dv_load_zz(src + i, zz);
+    if (n - i >= 64) { /* 64 values below 2^7: two packs, one store */
+      const __m512i b = dv_load_zz(src + i + 16, zz), c = dv_load_zz(src + i + 32, zz);
+      const __m512i d = dv_load_zz(src + i + 48, zz);
+      const __m512i o = _mm512_ternarylogic_epi32(x, b, _mm512_or_si512(c, d), 0xfe);
+      if (!_mm512_test_epi32_mask(o, dv_set32(0xffffff80u))) {
+        /* packs work per 128-bit lane: lane q holds dwords 4q..4q+3 of
+         * x, b, c, d in turn; vpermd puts them back in order */
+        const __m512i bytes =
+            _mm512_packus_epi16(_mm512_packus_epi32(x, b), _mm512_packus_epi32(c, d));
+        _mm512_storeu_si512(
+            (void *)(dst + w),
+            _mm512_permutexvar_epi32(
+                _mm512_setr_epi32(0, 4, 8, 12, 1, 5, 9, 13, 2, 6, 10, 14, 3, 7, 11, 15), bytes));
+        w += 64;
+        i += 64;
+        continue;
+      }
+    }
     /* >= 80 values left: >= 64 output bytes from either store of the
      * 5-byte path, whose first half takes at most 40 bytes */
     const int room = n - i >= 80;
