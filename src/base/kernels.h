@@ -64,7 +64,8 @@ typedef struct desert_kernels {
   const char *name;   /* "scalar" | "avx2" | "avx512" | "neon": DESERT_FORCE_ISA spelling */
   desert_isa isa;
   uint32_t required;  /* every bit must be in desert_cpu_features() to run it */
-  unsigned emulated;  /* 1: NEON through SIMDe on a non-ARM host (never auto-selected) */
+  unsigned emulated;  /* 1: built through SIMDe (NEON on a non-ARM host, the AVX-512
+                       * twin "avx512emu"): for tests, never auto-selected */
 
   /* Byte-swap n lanes of 2/4/8 bytes from src to dst. dst == src (in place)
    * is allowed; otherwise the ranges must not overlap. Used to store/load
@@ -143,6 +144,11 @@ extern const desert_kernels desert_kernels_avx2;
 #if DESERT_HAVE_AVX512
 extern const desert_kernels desert_kernels_avx512;
 #endif
+#if DESERT_HAVE_AVX512EMU
+/* The AVX-512 kernels through SIMDe (isa AVX512, name "avx512emu",
+ * emulated; requires only the AVX2 bits its AVX2 tails use). */
+extern const desert_kernels desert_kernels_avx512emu;
+#endif
 #if DESERT_HAVE_NEON
 extern const desert_kernels desert_kernels_neon;
 #endif
@@ -165,9 +171,9 @@ const desert_kernels *desert_kernels_for(desert_isa isa);
 const desert_kernels *desert_dispatch_choose(const char *force_value, uint32_t cpu_features,
                                              desert_override_outcome *outcome);
 
-/* Fills out[0..max) with every compiled and runnable table (scalar first,
- * emulated NEON included) and returns how many there are. For tests and
- * benchmarks. */
+/* Fills out[0..max) with every compiled and runnable table (scalar, avx2,
+ * avx512, avx512emu, neon; emulated ones included) and returns how many
+ * there are. For tests and benchmarks. */
 size_t desert_kernels_runnable(const desert_kernels **out, size_t max);
 
 #ifdef __cplusplus

@@ -16,13 +16,27 @@
  */
 #include "x86/x86_kernels.h"
 
+/* Built twice: natively, and through SIMDe as the emulated twin
+ * "avx512emu" (src/x86/avx512_simde.h renames this table and every
+ * desert_avx512_* kernel). The twin runs the real AVX2 kernels it shares,
+ * so it requires the AVX2 bits only. */
+#if defined(DESERT_AVX512_VIA_SIMDE) && DESERT_AVX512_VIA_SIMDE
+#define DESERT_AVX512_TABLE_NAME "avx512emu"
+#define DESERT_AVX512_REQUIRED (DESERT_CPU_AVX2 | DESERT_CPU_BMI2 | DESERT_CPU_POPCNT)
+#define DESERT_AVX512_IS_EMULATED 1u
+#else
+#define DESERT_AVX512_TABLE_NAME "avx512"
+#define DESERT_AVX512_REQUIRED                                                                 \
+  (DESERT_CPU_AVX2 | DESERT_CPU_BMI2 | DESERT_CPU_POPCNT | DESERT_CPU_AVX512F |               \
+   DESERT_CPU_AVX512BW | DESERT_CPU_AVX512VL | DESERT_CPU_AVX512VBMI | DESERT_CPU_AVX512VBMI2)
+#define DESERT_AVX512_IS_EMULATED 0u
+#endif
+
 const desert_kernels desert_kernels_avx512 = {
-    .name = "avx512",
+    .name = DESERT_AVX512_TABLE_NAME,
     .isa = DESERT_ISA_AVX512,
-    .required = DESERT_CPU_AVX2 | DESERT_CPU_BMI2 | DESERT_CPU_POPCNT | DESERT_CPU_AVX512F |
-                DESERT_CPU_AVX512BW | DESERT_CPU_AVX512VL | DESERT_CPU_AVX512VBMI |
-                DESERT_CPU_AVX512VBMI2,
-    .emulated = 0,
+    .required = DESERT_AVX512_REQUIRED,
+    .emulated = DESERT_AVX512_IS_EMULATED,
     .bswap16 = desert_avx512_bswap16,
     .bswap32 = desert_avx512_bswap32,
     .bswap64 = desert_avx512_bswap64,
