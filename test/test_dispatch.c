@@ -142,6 +142,51 @@ static void test_runnable_list(void **state) {
   assert_int_equal(desert_kernels_runnable(NULL, 0), n);
 }
 
+/* ---- slot queries --------------------------------------------------------------------------- */
+
+static void test_kernel_slots(void **state) {
+  (void)state;
+  const size_t n = desert_kernel_slot_count();
+  assert_int_equal(n, 15); /* the function pointers of desert_kernels */
+  assert_int_equal(sizeof(desert_kernels) - offsetof(desert_kernels, bswap16),
+                   n * sizeof(void (*)(void)));
+  for (size_t i = 0; i < n; i++) {
+    assert_non_null(desert_kernel_slot_name(i));
+    for (size_t j = 0; j < i; j++)
+      assert_string_not_equal(desert_kernel_slot_name(i), desert_kernel_slot_name(j));
+    assert_int_equal(desert_kernel_slot_isa(DESERT_ISA_SCALAR, i), DESERT_ISA_SCALAR);
+    assert_int_equal(desert_kernel_slot_isa(DESERT_ISA_COUNT_, i), DESERT_ISA_COUNT_);
+    assert_int_equal(desert_kernel_slot_isa(DESERT_ISA_AUTO, i),
+                     desert_kernel_slot_isa(desert_kernels_default()->isa, i));
+    for (unsigned isa = DESERT_ISA_AVX2; isa < DESERT_ISA_COUNT_; isa++) {
+      const desert_isa got = desert_kernel_slot_isa((desert_isa)isa, i);
+      if (!desert_isa_compiled((desert_isa)isa)) {
+        assert_int_equal(got, DESERT_ISA_COUNT_);
+        continue;
+      }
+      /* its own kernel, or a narrower one it reuses */
+      assert_true(got == (desert_isa)isa || got == DESERT_ISA_SCALAR ||
+                  (isa == DESERT_ISA_AVX512 && got == DESERT_ISA_AVX2));
+    }
+  }
+  assert_null(desert_kernel_slot_name(n));
+  assert_int_equal(desert_kernel_slot_isa(DESERT_ISA_SCALAR, n), DESERT_ISA_COUNT_);
+  /* Named slots against the tables' own pointers. */
+  assert_string_equal(desert_kernel_slot_name(0), "bswap16");
+  assert_string_equal(desert_kernel_slot_name(5), "var_u32_decode");
+  assert_string_equal(desert_kernel_slot_name(14), "utf8_to_latin1");
+#if DESERT_HAVE_AVX512
+  assert_int_equal(desert_kernel_slot_isa(DESERT_ISA_AVX512, 5),
+                   desert_kernels_avx512.var_u32_decode == desert_kernels_avx2.var_u32_decode
+                       ? DESERT_ISA_AVX2
+                       : DESERT_ISA_AVX512);
+  assert_int_equal(desert_kernel_slot_isa(DESERT_ISA_AVX512, 14),
+                   desert_kernels_avx512.utf8_to_latin1 == desert_kernels_avx2.utf8_to_latin1
+                       ? DESERT_ISA_AVX2
+                       : DESERT_ISA_AVX512);
+#endif
+}
+
 /* ---- names --------------------------------------------------------------------------------- */
 
 static void test_isa_names(void **state) {
@@ -495,6 +540,7 @@ int main(void) {
   desert_test_check_expected_isa();
   const struct CMUnitTest tests[] = {
       cmocka_unit_test(test_tables_complete),    cmocka_unit_test(test_runnable_list),
+      cmocka_unit_test(test_kernel_slots),
       cmocka_unit_test(test_isa_names),          cmocka_unit_test(test_force_parsing),
       cmocka_unit_test(test_default_and_info),   cmocka_unit_test(test_cpu_features),
       cmocka_unit_test(test_cpu_feature_names),  cmocka_unit_test(test_version_and_options),

@@ -136,6 +136,14 @@ typedef struct desert_kernels {
                                   size_t dst_cap, size_t *written, size_t *pos);
 } desert_kernels;
 
+/* Every slot of desert_kernels, in struct order, for code that walks them
+ * (X(slot) per slot): kernel_slots.c, the benchmark report. */
+#define DESERT_KERNEL_SLOTS(X)                                                                \
+  X(bswap16) X(bswap32) X(bswap64) X(var_u32_encode) X(var_i32_encode) X(var_u32_decode)      \
+  X(var_i32_decode) X(utf8_validate) X(utf16_len_from_utf8) X(utf8_to_utf16)                 \
+  X(utf8_len_from_utf16) X(utf16_to_utf8) X(utf8_len_from_latin1) X(latin1_to_utf8)          \
+  X(utf8_to_latin1)
+
 /* Tables compiled into this build. The scalar table always exists. */
 extern const desert_kernels desert_kernels_scalar;
 #if DESERT_HAVE_AVX2
@@ -159,6 +167,10 @@ uint32_t desert_cpu_features(void);
 /* Process default table: resolved once from DESERT_FORCE_ISA and the CPU,
  * published atomically. Never NULL. Thread-safe. */
 const desert_kernels *desert_kernels_default(void);
+
+/* The table for isa if it is compiled in (runnable here or not), else
+ * NULL. Never call its kernels without checking it runs. */
+const desert_kernels *desert_kernels_compiled(desert_isa isa);
 
 /* The table for isa if it is compiled in and runnable here, else NULL.
  * DESERT_ISA_AUTO gives the process default. */

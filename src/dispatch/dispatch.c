@@ -60,6 +60,8 @@ static const desert_kernels *desert_table_compiled(desert_isa isa) {
   }
 }
 
+const desert_kernels *desert_kernels_compiled(desert_isa isa) { return desert_table_compiled(isa); }
+
 /* Bits the dispatcher insists on for each ISA, on top of table->required:
  * what the per-file compiler flags of cmake/DesertIsa.cmake allow the
  * compiler to emit. */
