@@ -85,8 +85,10 @@ if(CMAKE_SYSTEM_PROCESSOR MATCHES "^(x86_64|AMD64|amd64)$")
       DEPENDS ${_avx512_all} ${PROJECT_SOURCE_DIR}/src/x86/x86_kernels.h
               ${PROJECT_SOURCE_DIR}/cmake/DesertAvx512EmuNames.cmake
       COMMENT "Renaming the AVX-512 identifiers for the emulated table" VERBATIM)
-    set_source_files_properties(${DESERT_AVX512EMU_SOURCES} PROPERTIES OBJECT_DEPENDS ${_emu_names})
-    list(APPEND DESERT_ISA_SOURCES ${DESERT_AVX512EMU_SOURCES} ${_emu_names})
+    # A target, so that targets of other folders that compile these sources
+    # (the fuzzers' library) can wait for the header too.
+    add_custom_target(desert_avx512emu_names DEPENDS ${_emu_names})
+    list(APPEND DESERT_ISA_SOURCES ${DESERT_AVX512EMU_SOURCES})
     set(DESERT_HAVE_AVX512EMU 1)
     message(STATUS "desert: AVX-512 kernels also built through SIMDe (table avx512emu; tests only)")
   endif()
@@ -128,6 +130,7 @@ function(desert_apply_isa_flags target)
     set_source_files_properties(${DESERT_AVX512EMU_SOURCES} TARGET_DIRECTORY ${target}
       PROPERTIES COMPILE_OPTIONS "${DESERT_AVX2_FLAGS};-Wno-psabi"
       COMPILE_DEFINITIONS "DESERT_AVX512_VIA_SIMDE=1")
+    add_dependencies(${target} desert_avx512emu_names)
   endif()
   if(DESERT_NEON_SOURCES)
     set_source_files_properties(${DESERT_NEON_SOURCES} TARGET_DIRECTORY ${target}

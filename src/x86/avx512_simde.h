@@ -15,9 +15,10 @@
  *  - "desert_avx512emu_names.h", generated at build time from the sources,
  *    renames every desert_*avx512* identifier to its *avx512emu* twin, so
  *    both copies link into one library.
- *  - Shims for the intrinsics SIMDe 0.7.4 lacks, written from Intel's
- *    definitions as plain loops (slow, exact): the VBMI2 byte/word
- *    compress and expand, and byte-masked loads and stores. A masked-off
+ *  - Shims for the intrinsics SIMDe 0.7.4 lacks or gets wrong, written
+ *    from Intel's definitions as plain loops (slow, exact): the VBMI2
+ *    byte/word compress and expand, byte-masked loads and stores, a few
+ *    AVX-512F conversions, vpmaddwd's alias and vpmultishiftqb. A masked-off
  *    byte is never read or written, as in hardware (kernels rely on it at
  *    buffer ends). A kernel that uses another missing intrinsic fails to
  *    compile here ("target specific option mismatch"): add its shim below.
@@ -63,6 +64,23 @@ typedef union desert_emu_v512 {
  * form; the plain two-operand intrinsic is what kernels call. */
 #undef _mm512_madd_epi16
 #define _mm512_madd_epi16(a, b) simde_mm512_madd_epi16((a), (b))
+
+/* vpmultishiftqb: byte j of each qword of b rotated right by the low 6 bits
+ * of control byte j of a. SIMDe 0.7.4 shifts a 64-bit value by 64 for a
+ * control of 0 (undefined behaviour, reported by UBSan). */
+DESERT_EMU_INLINE simde__m512i desert_emu_multishift(simde__m512i a, simde__m512i b) {
+  desert_emu_v512 c, r;
+  uint64_t q[8];
+  c.v = a;
+  simde_mm512_storeu_si512(q, b);
+  for (unsigned j = 0; j < 64; j++) {
+    const unsigned s = c.b[j] & 63u;
+    r.b[j] = (uint8_t)((q[j / 8] >> s) | (q[j / 8] << ((64u - s) & 63u)));
+  }
+  return r.v;
+}
+#undef _mm512_multishift_epi64_epi8
+#define _mm512_multishift_epi64_epi8(a, b) desert_emu_multishift((a), (b))
 
 /* ---- VBMI2 compress / expand (bytes and words) ---------------------------- */
 
