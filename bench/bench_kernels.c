@@ -110,6 +110,7 @@ static size_t run_bswap32_inplace(const desert_kernels *k, void *p, size_t i) {
 typedef struct vstate {
   bstate b;           /* in = encoded bytes */
   uint32_t *vals[BENCH_ROTATE];
+  int32_t *svals[BENCH_ROTATE]; /* zig-zag decoded vals: var_i32 encodes them to b.in */
   uint32_t *dec;
   size_t n;
 } vstate;
@@ -119,6 +120,7 @@ static void vstate_free(void *p) {
   if (!s) return;
   for (unsigned i = 0; i < BENCH_ROTATE; i++) {
     free(s->vals[i]);
+    free(s->svals[i]);
     free(s->b.in[i]);
   }
   free(s->dec);
@@ -145,12 +147,18 @@ static void *setup_varint(bench_varint_kind kind, size_t size, size_t *bytes, si
   size_t total = 0;
   for (unsigned i = 0; i < BENCH_ROTATE; i++) {
     s->vals[i] = malloc(n * sizeof(uint32_t));
+    s->svals[i] = malloc(n * sizeof(int32_t));
     s->b.in[i] = malloc(5 * n);
-    if (!s->vals[i] || !s->b.in[i]) {
+    if (!s->vals[i] || !s->svals[i] || !s->b.in[i]) {
       vstate_free(s);
       return NULL;
     }
     bench_make_varints(kind, i, s->vals[i], n);
+    /* the signed values whose zig-zag forms are vals: same bytes */
+    for (size_t j = 0; j < n; j++) {
+      const uint32_t x = (s->vals[i][j] >> 1) ^ (0u - (s->vals[i][j] & 1u));
+      memcpy(&s->svals[i][j], &x, sizeof x);
+    }
     s->b.in_len[i] = desert_kernels_scalar.var_u32_encode(s->b.in[i], s->vals[i], n);
     total += s->b.in_len[i];
   }
@@ -182,6 +190,25 @@ static size_t run_var_encode(const desert_kernels *k, void *p, size_t i) {
   vstate *s = p;
   size_t v = i % BENCH_ROTATE;
   size_t n = k->var_u32_encode(s->b.out, s->vals[v], s->n);
+  if (n != s->b.in_len[v]) return (size_t)-1;
+  if (i < BENCH_ROTATE && memcmp(s->b.out, s->b.in[v], n) != 0) return (size_t)-1;
+  return s->b.out[0];
+}
+
+static size_t run_var_i32_decode(const desert_kernels *k, void *p, size_t i) {
+  vstate *s = p;
+  size_t v = i % BENCH_ROTATE, used = 0;
+  int32_t *d = (int32_t *)(void *)s->dec;
+  desert_status st = k->var_i32_decode(s->b.in[v], s->b.in_len[v], d, s->n, &used);
+  if (st != DESERT_OK || used != s->b.in_len[v]) return (size_t)-1;
+  if (i < BENCH_ROTATE && memcmp(d, s->svals[v], s->n * sizeof(int32_t)) != 0) return (size_t)-1;
+  return s->dec[0];
+}
+
+static size_t run_var_i32_encode(const desert_kernels *k, void *p, size_t i) {
+  vstate *s = p;
+  size_t v = i % BENCH_ROTATE;
+  size_t n = k->var_i32_encode(s->b.out, s->svals[v], s->n);
   if (n != s->b.in_len[v]) return (size_t)-1;
   if (i < BENCH_ROTATE && memcmp(s->b.out, s->b.in[v], n) != 0) return (size_t)-1;
   return s->b.out[0];
@@ -334,6 +361,8 @@ const bench_case bench_kernel_cases[] = {
     {"var_u32_encode/desert", "values", 1, setup_varint_DESERT, run_var_encode, vstate_free},
     {"var_u32_encode/uniform32", "values", 1, setup_varint_UNIFORM32, run_var_encode,
      vstate_free},
+    {"var_i32_decode/desert", "values", 1, setup_varint_DESERT, run_var_i32_decode, vstate_free},
+    {"var_i32_encode/desert", "values", 1, setup_varint_DESERT, run_var_i32_encode, vstate_free},
     {"utf8_validate/ascii", "bytes", 1, setup_text_ASCII, run_validate, bstate_free},
     {"utf8_validate/latin1", "bytes", 1, setup_text_LATIN1, run_validate, bstate_free},
     {"utf8_validate/2byte", "bytes", 1, setup_text_TWO_BYTE, run_validate, bstate_free},
