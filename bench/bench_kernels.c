@@ -176,42 +176,39 @@ VARINT_SETUP(DESERT)
 VARINT_SETUP(UNIFORM_LEN)
 VARINT_SETUP(UNIFORM32)
 
+/* One decode (zz: var_i32, into svals' type) or encode of variant i % ROTATE;
+ * the first round checks the output against the setup's values/bytes. */
+static size_t var_decode(const desert_kernels *k, vstate *s, size_t i, int zz) {
+  size_t v = i % BENCH_ROTATE, used = 0;
+  desert_status st =
+      zz ? k->var_i32_decode(s->b.in[v], s->b.in_len[v], (int32_t *)(void *)s->dec, s->n, &used)
+         : k->var_u32_decode(s->b.in[v], s->b.in_len[v], s->dec, s->n, &used);
+  if (st != DESERT_OK || used != s->b.in_len[v]) return (size_t)-1;
+  const void *want = zz ? (const void *)s->svals[v] : (const void *)s->vals[v];
+  if (i < BENCH_ROTATE && memcmp(s->dec, want, s->n * sizeof(uint32_t)) != 0) return (size_t)-1;
+  return s->dec[0];
+}
+
+static size_t var_encode(const desert_kernels *k, vstate *s, size_t i, int zz) {
+  size_t v = i % BENCH_ROTATE;
+  size_t n = zz ? k->var_i32_encode(s->b.out, s->svals[v], s->n)
+                : k->var_u32_encode(s->b.out, s->vals[v], s->n);
+  if (n != s->b.in_len[v]) return (size_t)-1;
+  if (i < BENCH_ROTATE && memcmp(s->b.out, s->b.in[v], n) != 0) return (size_t)-1;
+  return s->b.out[0];
+}
+
 static size_t run_var_decode(const desert_kernels *k, void *p, size_t i) {
-  vstate *s = p;
-  size_t v = i % BENCH_ROTATE, used = 0;
-  desert_status st = k->var_u32_decode(s->b.in[v], s->b.in_len[v], s->dec, s->n, &used);
-  if (st != DESERT_OK || used != s->b.in_len[v]) return (size_t)-1;
-  if (i < BENCH_ROTATE && memcmp(s->dec, s->vals[v], s->n * sizeof(uint32_t)) != 0)
-    return (size_t)-1;
-  return s->dec[0];
+  return var_decode(k, p, i, 0);
 }
-
-static size_t run_var_encode(const desert_kernels *k, void *p, size_t i) {
-  vstate *s = p;
-  size_t v = i % BENCH_ROTATE;
-  size_t n = k->var_u32_encode(s->b.out, s->vals[v], s->n);
-  if (n != s->b.in_len[v]) return (size_t)-1;
-  if (i < BENCH_ROTATE && memcmp(s->b.out, s->b.in[v], n) != 0) return (size_t)-1;
-  return s->b.out[0];
-}
-
 static size_t run_var_i32_decode(const desert_kernels *k, void *p, size_t i) {
-  vstate *s = p;
-  size_t v = i % BENCH_ROTATE, used = 0;
-  int32_t *d = (int32_t *)(void *)s->dec;
-  desert_status st = k->var_i32_decode(s->b.in[v], s->b.in_len[v], d, s->n, &used);
-  if (st != DESERT_OK || used != s->b.in_len[v]) return (size_t)-1;
-  if (i < BENCH_ROTATE && memcmp(d, s->svals[v], s->n * sizeof(int32_t)) != 0) return (size_t)-1;
-  return s->dec[0];
+  return var_decode(k, p, i, 1);
 }
-
+static size_t run_var_encode(const desert_kernels *k, void *p, size_t i) {
+  return var_encode(k, p, i, 0);
+}
 static size_t run_var_i32_encode(const desert_kernels *k, void *p, size_t i) {
-  vstate *s = p;
-  size_t v = i % BENCH_ROTATE;
-  size_t n = k->var_i32_encode(s->b.out, s->svals[v], s->n);
-  if (n != s->b.in_len[v]) return (size_t)-1;
-  if (i < BENCH_ROTATE && memcmp(s->b.out, s->b.in[v], n) != 0) return (size_t)-1;
-  return s->b.out[0];
+  return var_encode(k, p, i, 1);
 }
 
 /* ---- text ---- */
