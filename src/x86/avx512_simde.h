@@ -18,7 +18,8 @@
  *  - Shims for the intrinsics SIMDe 0.7.4 lacks or gets wrong, written
  *    from Intel's definitions as plain loops (slow, exact): the VBMI2
  *    byte/word compress and expand, byte-masked loads and stores, a few
- *    AVX-512F conversions, vpmaddwd's alias and vpmultishiftqb. A masked-off
+ *    AVX-512F conversions, vpmaddwd's alias, vpmultishiftqb and
+ *    wrap-around lane addition and subtraction. A masked-off
  *    byte is never read or written, as in hardware (kernels rely on it at
  *    buffer ends). A kernel that uses another missing intrinsic fails to
  *    compile here ("target specific option mismatch"): add its shim below.
@@ -64,6 +65,41 @@ typedef union desert_emu_v512 {
  * form; the plain two-operand intrinsic is what kernels call. */
 #undef _mm512_madd_epi16
 #define _mm512_madd_epi16(a, b) simde_mm512_madd_epi16((a), (b))
+
+/* Lane-wise add and subtract wrap around in hardware; SIMDe 0.7.4 computes
+ * them on signed lanes, which UBSan reports as overflow. Unsigned lanes. */
+#define DESERT_EMU_ARITH(name, lanes, op)                                           \
+  DESERT_EMU_INLINE simde__m512i desert_emu_##name(simde__m512i a, simde__m512i b) { \
+    simde__m512i_private x = simde__m512i_to_private(a), y = simde__m512i_to_private(b), r; \
+    for (size_t j = 0; j < sizeof r.lanes / sizeof r.lanes[0]; j++)                 \
+      r.lanes[j] = (__typeof__(r.lanes[0]))(x.lanes[j] op y.lanes[j]);              \
+    return simde__m512i_from_private(r);                                             \
+  }
+DESERT_EMU_ARITH(add8, u8, +)
+DESERT_EMU_ARITH(sub8, u8, -)
+DESERT_EMU_ARITH(add16, u16, +)
+DESERT_EMU_ARITH(sub16, u16, -)
+DESERT_EMU_ARITH(add32, u32, +)
+DESERT_EMU_ARITH(sub32, u32, -)
+DESERT_EMU_ARITH(add64, u64, +)
+DESERT_EMU_ARITH(sub64, u64, -)
+#undef DESERT_EMU_ARITH
+#undef _mm512_add_epi8
+#undef _mm512_sub_epi8
+#undef _mm512_add_epi16
+#undef _mm512_sub_epi16
+#undef _mm512_add_epi32
+#undef _mm512_sub_epi32
+#undef _mm512_add_epi64
+#undef _mm512_sub_epi64
+#define _mm512_add_epi8(a, b) desert_emu_add8((a), (b))
+#define _mm512_sub_epi8(a, b) desert_emu_sub8((a), (b))
+#define _mm512_add_epi16(a, b) desert_emu_add16((a), (b))
+#define _mm512_sub_epi16(a, b) desert_emu_sub16((a), (b))
+#define _mm512_add_epi32(a, b) desert_emu_add32((a), (b))
+#define _mm512_sub_epi32(a, b) desert_emu_sub32((a), (b))
+#define _mm512_add_epi64(a, b) desert_emu_add64((a), (b))
+#define _mm512_sub_epi64(a, b) desert_emu_sub64((a), (b))
 
 /* vpmultishiftqb: byte j of each qword of b rotated right by the low 6 bits
  * of control byte j of a. SIMDe 0.7.4 shifts a 64-bit value by 64 for a
