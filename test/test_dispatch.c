@@ -142,6 +142,44 @@ static void test_runnable_list(void **state) {
   assert_int_equal(desert_kernels_runnable(NULL, 0), n);
 }
 
+/* ---- required tables --------------------------------------------------------------------
+ * The default of DESERT_TEST_REQUIRE_ISAS comes from the compiler
+ * runtime's CPU checks, not from desert_cpu_features(): the two must name
+ * exactly the same tables, or a suite could skip one silently (or the
+ * library could miss a feature the CPU and OS have). */
+
+static int list_has(const char *list, const char *name) {
+  const size_t n = strlen(name);
+  for (const char *p = list; *p != '\0';) {
+    while (*p == ',') p++;
+    const char *start = p;
+    while (*p != '\0' && *p != ',') p++;
+    if ((size_t)(p - start) == n && strncmp(start, name, n) == 0) return 1;
+  }
+  return 0;
+}
+
+static void test_required_default(void **state) {
+  (void)state;
+  if (getenv("DESERT_TEST_REQUIRE_ISAS") != NULL) {
+    print_message("DESERT_TEST_REQUIRE_ISAS is set: its default is not in use\n");
+    skip();
+  }
+  const char *req = desert_test_required_isas();
+  print_message("required by default here: %s\n", req);
+  const desert_kernels *t[8];
+  const size_t n = desert_kernels_runnable(t, 8);
+  size_t names = 0;
+  for (const char *p = req; *p != '\0'; p++) names += *p == ',';
+  assert_int_equal(names + 1, n);
+  for (size_t i = 0; i < n; i++) assert_true(list_has(req, t[i]->name));
+  assert_true(list_has(req, "scalar"));
+#if DESERT_HAVE_AVX512EMU && (defined(__x86_64__) || defined(__i386__))
+  if (__builtin_cpu_supports("avx2")) assert_true(list_has(req, "avx512emu"));
+#endif
+  assert_int_equal(desert_test_check_required_isas(), 0);
+}
+
 /* ---- slot queries --------------------------------------------------------------------------- */
 
 static void test_kernel_slots(void **state) {
@@ -540,7 +578,7 @@ int main(void) {
   desert_test_check_expected_isa();
   const struct CMUnitTest tests[] = {
       cmocka_unit_test(test_tables_complete),    cmocka_unit_test(test_runnable_list),
-      cmocka_unit_test(test_kernel_slots),
+      cmocka_unit_test(test_kernel_slots),       cmocka_unit_test(test_required_default),
       cmocka_unit_test(test_isa_names),          cmocka_unit_test(test_force_parsing),
       cmocka_unit_test(test_default_and_info),   cmocka_unit_test(test_cpu_features),
       cmocka_unit_test(test_cpu_feature_names),  cmocka_unit_test(test_version_and_options),
