@@ -156,8 +156,11 @@ def kernel_section(rows):
         row = [case, size, rate(sc, values) if sc else "-"]
         for i in simd:
             v = cell.get(i)
-            if not v or not sc:
+            if not v:
                 row += ["-", "-"]
+                continue
+            if not sc:  # a run filtered to SIMD tables: rates without gains
+                row += [rate(v, values), "-"]
                 continue
             g = sc["cpu"] / v["cpu"] if v["cpu"] > 0 else None
             gains[case].setdefault(i, {})[size] = g
