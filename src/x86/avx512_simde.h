@@ -247,4 +247,61 @@ DESERT_EMU_INLINE uint16_t desert_emu_testn_epi32_mask(simde__m512i a, simde__m5
 #define _mm512_srai_epi32(a, imm) desert_emu_srai_epi32((a), (unsigned)(imm))
 #define _mm512_testn_epi32_mask(a, b) desert_emu_testn_epi32_mask((a), (b))
 
+/* ---- used by the UTF-16 and Latin-1 kernels: compares into masks,
+ * widening, int -> float, masked variable shift ---------------------------- */
+
+/* Bit j set when lane j is selected by k and `x op y` holds. */
+#define DESERT_EMU_CMP(name, lanes, op)                                                    \
+  DESERT_EMU_INLINE uint64_t desert_emu_##name(uint64_t k, simde__m512i a, simde__m512i b) { \
+    simde__m512i_private x = simde__m512i_to_private(a), y = simde__m512i_to_private(b);   \
+    uint64_t r = 0;                                                                        \
+    for (size_t j = 0; j < sizeof x.lanes / sizeof x.lanes[0]; j++)                        \
+      if (((k >> j) & 1u) && x.lanes[j] op y.lanes[j]) r |= (uint64_t)1 << j;              \
+    return r;                                                                              \
+  }
+DESERT_EMU_CMP(cmplt_u16, u16, <)
+DESERT_EMU_CMP(cmplt_u32, u32, <)
+DESERT_EMU_CMP(cmpeq_16, u16, ==)
+#undef DESERT_EMU_CMP
+#undef _mm512_cmplt_epu16_mask
+#undef _mm512_mask_cmplt_epu16_mask
+#undef _mm512_mask_cmpeq_epi16_mask
+#undef _mm512_cmplt_epu32_mask
+#define _mm512_cmplt_epu16_mask(a, b) ((uint32_t)desert_emu_cmplt_u16(~0ull, (a), (b)))
+#define _mm512_mask_cmplt_epu16_mask(k, a, b) \
+  ((uint32_t)desert_emu_cmplt_u16((uint64_t)(k), (a), (b)))
+#define _mm512_mask_cmpeq_epi16_mask(k, a, b) \
+  ((uint32_t)desert_emu_cmpeq_16((uint64_t)(k), (a), (b)))
+#define _mm512_cmplt_epu32_mask(a, b) ((uint16_t)desert_emu_cmplt_u32(~0ull, (a), (b)))
+
+#define desert_emu_cvtepu8_epi16(a)                                         \
+  desert_emu_join(_mm256_cvtepu8_epi16(_mm256_castsi256_si128(a)),          \
+                  _mm256_cvtepu8_epi16(_mm256_extracti128_si256((a), 1)))
+#define desert_emu_cvtepu16_epi32(a)                                        \
+  desert_emu_join(_mm256_cvtepu16_epi32(_mm256_castsi256_si128(a)),         \
+                  _mm256_cvtepu16_epi32(_mm256_extracti128_si256((a), 1)))
+#undef _mm512_cvtepu8_epi16
+#undef _mm512_cvtepu16_epi32
+#define _mm512_cvtepu8_epi16(a) desert_emu_cvtepu8_epi16(a)
+#define _mm512_cvtepu16_epi32(a) desert_emu_cvtepu16_epi32(a)
+
+DESERT_EMU_INLINE simde__m512 desert_emu_cvtepi32_ps(simde__m512i a) {
+  simde__m512i_private x = simde__m512i_to_private(a);
+  simde__m512_private r;
+  for (size_t j = 0; j < 16; j++) r.f32[j] = (simde_float32)x.i32[j];
+  return simde__m512_from_private(r);
+}
+/* vpsrlvd with a zeroing mask: counts above 31 give 0. */
+DESERT_EMU_INLINE simde__m512i desert_emu_maskz_srlv32(uint16_t k, simde__m512i a,
+                                                       simde__m512i n) {
+  simde__m512i_private x = simde__m512i_to_private(a), c = simde__m512i_to_private(n), r;
+  for (size_t j = 0; j < 16; j++)
+    r.u32[j] = ((k >> j) & 1u) && c.u32[j] < 32 ? x.u32[j] >> c.u32[j] : 0;
+  return simde__m512i_from_private(r);
+}
+#undef _mm512_cvtepi32_ps
+#undef _mm512_maskz_srlv_epi32
+#define _mm512_cvtepi32_ps(a) desert_emu_cvtepi32_ps(a)
+#define _mm512_maskz_srlv_epi32(k, a, n) desert_emu_maskz_srlv32((uint16_t)(k), (a), (n))
+
 #endif /* DESERT_X86_AVX512_SIMDE_H */
