@@ -296,7 +296,7 @@ DESERT_EMU_INLINE simde__m512i desert_emu_maskz_srlv32(uint16_t k, simde__m512i 
                                                        simde__m512i n) {
   simde__m512i_private x = simde__m512i_to_private(a), c = simde__m512i_to_private(n), r;
   for (size_t j = 0; j < 16; j++)
-    r.u32[j] = ((k >> j) & 1u) && c.u32[j] < 32 ? x.u32[j] >> c.u32[j] : 0;
+    r.u32[j] = (((unsigned)k >> j) & 1u) && c.u32[j] < 32 ? x.u32[j] >> c.u32[j] : 0u;
   return simde__m512i_from_private(r);
 }
 #undef _mm512_cvtepi32_ps
