@@ -250,19 +250,26 @@ DESERT_EMU_INLINE uint16_t desert_emu_testn_epi32_mask(simde__m512i a, simde__m5
 /* ---- used by the UTF-16 and Latin-1 kernels: compares into masks,
  * widening, int -> float, masked variable shift ---------------------------- */
 
-/* Bit j set when lane j is selected by k and `x op y` holds. */
+/* Bit j set when lane j is selected by k and `x op y` is non-zero (op &:
+ * vptestmw, whose SIMDe 0.7.4 version shifts an int by up to 31). */
 #define DESERT_EMU_CMP(name, lanes, op)                                                    \
   DESERT_EMU_INLINE uint64_t desert_emu_##name(uint64_t k, simde__m512i a, simde__m512i b) { \
     simde__m512i_private x = simde__m512i_to_private(a), y = simde__m512i_to_private(b);   \
     uint64_t r = 0;                                                                        \
     for (size_t j = 0; j < sizeof x.lanes / sizeof x.lanes[0]; j++)                        \
-      if (((k >> j) & 1u) && x.lanes[j] op y.lanes[j]) r |= (uint64_t)1 << j;              \
+      if (((k >> j) & 1u) && (x.lanes[j] op y.lanes[j]) != 0) r |= (uint64_t)1 << j;        \
     return r;                                                                              \
   }
 DESERT_EMU_CMP(cmplt_u16, u16, <)
 DESERT_EMU_CMP(cmplt_u32, u32, <)
 DESERT_EMU_CMP(cmpeq_16, u16, ==)
+DESERT_EMU_CMP(test_16, u16, &)
 #undef DESERT_EMU_CMP
+#undef _mm512_test_epi16_mask
+#undef _mm512_mask_test_epi16_mask
+#define _mm512_test_epi16_mask(a, b) ((uint32_t)desert_emu_test_16(~0ull, (a), (b)))
+#define _mm512_mask_test_epi16_mask(k, a, b) \
+  ((uint32_t)desert_emu_test_16((uint64_t)(k), (a), (b)))
 #undef _mm512_cmplt_epu16_mask
 #undef _mm512_mask_cmplt_epu16_mask
 #undef _mm512_mask_cmpeq_epi16_mask
