@@ -110,6 +110,7 @@ static size_t run_bswap32_inplace(const desert_kernels *k, void *p, size_t i) {
 typedef struct vstate {
   bstate b;           /* in = encoded bytes */
   uint32_t *vals[BENCH_ROTATE];
+  int32_t *svals[BENCH_ROTATE]; /* zig-zag decoded vals: var_i32 encodes them to b.in */
   uint32_t *dec;
   size_t n;
 } vstate;
@@ -119,6 +120,7 @@ static void vstate_free(void *p) {
   if (!s) return;
   for (unsigned i = 0; i < BENCH_ROTATE; i++) {
     free(s->vals[i]);
+    free(s->svals[i]);
     free(s->b.in[i]);
   }
   free(s->dec);
@@ -145,12 +147,18 @@ static void *setup_varint(bench_varint_kind kind, size_t size, size_t *bytes, si
   size_t total = 0;
   for (unsigned i = 0; i < BENCH_ROTATE; i++) {
     s->vals[i] = malloc(n * sizeof(uint32_t));
+    s->svals[i] = malloc(n * sizeof(int32_t));
     s->b.in[i] = malloc(5 * n);
-    if (!s->vals[i] || !s->b.in[i]) {
+    if (!s->vals[i] || !s->svals[i] || !s->b.in[i]) {
       vstate_free(s);
       return NULL;
     }
     bench_make_varints(kind, i, s->vals[i], n);
+    /* the signed values whose zig-zag forms are vals: same bytes */
+    for (size_t j = 0; j < n; j++) {
+      const uint32_t x = (s->vals[i][j] >> 1) ^ (0u - (s->vals[i][j] & 1u));
+      memcpy(&s->svals[i][j], &x, sizeof x);
+    }
     s->b.in_len[i] = desert_kernels_scalar.var_u32_encode(s->b.in[i], s->vals[i], n);
     total += s->b.in_len[i];
   }
@@ -168,23 +176,39 @@ VARINT_SETUP(DESERT)
 VARINT_SETUP(UNIFORM_LEN)
 VARINT_SETUP(UNIFORM32)
 
-static size_t run_var_decode(const desert_kernels *k, void *p, size_t i) {
-  vstate *s = p;
+/* One decode (zz: var_i32, into svals' type) or encode of variant i % ROTATE;
+ * the first round checks the output against the setup's values/bytes. */
+static size_t var_decode(const desert_kernels *k, vstate *s, size_t i, int zz) {
   size_t v = i % BENCH_ROTATE, used = 0;
-  desert_status st = k->var_u32_decode(s->b.in[v], s->b.in_len[v], s->dec, s->n, &used);
+  desert_status st =
+      zz ? k->var_i32_decode(s->b.in[v], s->b.in_len[v], (int32_t *)(void *)s->dec, s->n, &used)
+         : k->var_u32_decode(s->b.in[v], s->b.in_len[v], s->dec, s->n, &used);
   if (st != DESERT_OK || used != s->b.in_len[v]) return (size_t)-1;
-  if (i < BENCH_ROTATE && memcmp(s->dec, s->vals[v], s->n * sizeof(uint32_t)) != 0)
-    return (size_t)-1;
+  const void *want = zz ? (const void *)s->svals[v] : (const void *)s->vals[v];
+  if (i < BENCH_ROTATE && memcmp(s->dec, want, s->n * sizeof(uint32_t)) != 0) return (size_t)-1;
   return s->dec[0];
 }
 
-static size_t run_var_encode(const desert_kernels *k, void *p, size_t i) {
-  vstate *s = p;
+static size_t var_encode(const desert_kernels *k, vstate *s, size_t i, int zz) {
   size_t v = i % BENCH_ROTATE;
-  size_t n = k->var_u32_encode(s->b.out, s->vals[v], s->n);
+  size_t n = zz ? k->var_i32_encode(s->b.out, s->svals[v], s->n)
+                : k->var_u32_encode(s->b.out, s->vals[v], s->n);
   if (n != s->b.in_len[v]) return (size_t)-1;
   if (i < BENCH_ROTATE && memcmp(s->b.out, s->b.in[v], n) != 0) return (size_t)-1;
   return s->b.out[0];
+}
+
+static size_t run_var_decode(const desert_kernels *k, void *p, size_t i) {
+  return var_decode(k, p, i, 0);
+}
+static size_t run_var_i32_decode(const desert_kernels *k, void *p, size_t i) {
+  return var_decode(k, p, i, 1);
+}
+static size_t run_var_encode(const desert_kernels *k, void *p, size_t i) {
+  return var_encode(k, p, i, 0);
+}
+static size_t run_var_i32_encode(const desert_kernels *k, void *p, size_t i) {
+  return var_encode(k, p, i, 1);
 }
 
 /* ---- text ---- */
@@ -334,6 +358,8 @@ const bench_case bench_kernel_cases[] = {
     {"var_u32_encode/desert", "values", 1, setup_varint_DESERT, run_var_encode, vstate_free},
     {"var_u32_encode/uniform32", "values", 1, setup_varint_UNIFORM32, run_var_encode,
      vstate_free},
+    {"var_i32_decode/desert", "values", 1, setup_varint_DESERT, run_var_i32_decode, vstate_free},
+    {"var_i32_encode/desert", "values", 1, setup_varint_DESERT, run_var_i32_encode, vstate_free},
     {"utf8_validate/ascii", "bytes", 1, setup_text_ASCII, run_validate, bstate_free},
     {"utf8_validate/latin1", "bytes", 1, setup_text_LATIN1, run_validate, bstate_free},
     {"utf8_validate/2byte", "bytes", 1, setup_text_TWO_BYTE, run_validate, bstate_free},

@@ -354,6 +354,19 @@ int main(int argc, char **argv) {
   }
   for (const CodecRow &row : rows) benchmark::RegisterBenchmark(row.name.c_str(), run_codec, &row);
 
+  // Which ISA's kernel fills each slot of the AVX-512 table (it keeps the
+  // AVX2 kernel where its own was not measured faster): report.py's
+  // slot-by-slot section reads it from the JSON context.
+  if (desert_isa_compiled(DESERT_ISA_AVX512)) {
+    std::string slots;
+    for (size_t i = 0; i < desert_kernel_slot_count(); i++) {
+      if (!slots.empty()) slots += ",";
+      slots += std::string(desert_kernel_slot_name(i)) + "=" +
+               desert_isa_name(desert_kernel_slot_isa(DESERT_ISA_AVX512, i));
+    }
+    benchmark::AddCustomContext("desert_avx512_slots", slots);
+  }
+
   benchmark::Initialize(&n, args.data());
   if (benchmark::ReportUnrecognizedArguments(n, args.data())) return 1;
   benchmark::RunSpecifiedBenchmarks();

@@ -13,6 +13,8 @@ What it reads (bench_main.cc names the rows):
                                  scalar table of the SAME run; <isa> "ref"
                                  (memcpy) and "simdjson" (simdjson::
                                  validate_utf8) are reference rows
+  context desert_avx512_slots    "slot=isa,..." of the AVX-512 table: the
+                                 slot-by-slot AVX-512 vs AVX2 section
   codec/<key>/<impl>/<isa>       codec suite; <impl> is desert, memcpy,
                                  msgpack, protobuf-c or harness; counters
                                  case_no, rust_ref_ns, headline,
@@ -154,8 +156,11 @@ def kernel_section(rows):
         row = [case, size, rate(sc, values) if sc else "-"]
         for i in simd:
             v = cell.get(i)
-            if not v or not sc:
+            if not v:
                 row += ["-", "-"]
+                continue
+            if not sc:  # a run filtered to SIMD tables: rates without gains
+                row += [rate(v, values), "-"]
                 continue
             g = sc["cpu"] / v["cpu"] if v["cpu"] > 0 else None
             gains[case].setdefault(i, {})[size] = g
@@ -169,6 +174,60 @@ def kernel_section(rows):
                 row += ["-", fmt_x(sj["cpu"] / v["cpu"]) if v and v["cpu"] > 0 else "-"]
             lines.append("| " + " | ".join(row) + " |")
     return lines + [""], gains, simd, sizes
+
+
+def slot_of(case):
+    """Kernel slot a kernel-suite case times: var_u32_decode/desert ->
+    var_u32_decode, bswap32_inplace -> bswap32."""
+    slot = case.split("/")[0]
+    return slot[:-len("_inplace")] if slot.endswith("_inplace") else slot
+
+
+AVX512_SLOWER = 0.97  # issue 13: no slot of the default table > 3 % slower than AVX2
+
+
+def avx512_slot_section(rows, ctx):
+    """Per slot of the AVX-512 table: whose kernel it holds (bench_main.cc
+    puts desert_kernel_slot_isa() in the context as desert_avx512_slots) and,
+    for every kernel-suite case of that slot, AVX2 time / AVX-512 time of
+    this run at 1 KiB, 64 KiB and 1 MiB (above 1 = the AVX-512 table is
+    faster). A slot marked avx512 that is more than 3 % slower than AVX2
+    anywhere is flagged."""
+    owners = OrderedDict()
+    for item in ctx.get("desert_avx512_slots", "").split(","):
+        if "=" in item:
+            k, v = item.split("=", 1)
+            owners[k] = v
+    table, isas, _sizes = kernel_table(rows)
+    if not owners or "avx512" not in isas or "avx2" not in isas:
+        return []
+    sizes = ("1KiB", "64KiB", "1MiB")
+    lines = ["## 1b. The AVX-512 table, slot by slot", "",
+             "*kernel*: whose kernel the AVX-512 table holds in the slot (it keeps the AVX2 one "
+             "unless its own was measured faster). Gains: AVX2 time / AVX-512 table time in this "
+             "run (above 1 = the AVX-512 table is faster); a slot holding the AVX2 kernel shows "
+             "run-to-run noise. **slower** marks an AVX-512 kernel more than 3 % behind AVX2.", "",
+             "| slot | kernel | case | " + " | ".join(sizes) + " |",
+             "|---|---|---|" + "---|" * len(sizes)]
+    cases = OrderedDict()
+    for (case, _size) in table:
+        cases.setdefault(slot_of(case), [])
+        if case not in cases[slot_of(case)]:
+            cases[slot_of(case)].append(case)
+    for slot, owner in owners.items():
+        for case in cases.get(slot, [None]):
+            row = [slot, owner, case or "(no bench row)"]
+            for size in sizes:
+                cell = table.get((case, size), {}) if case else {}
+                a2, a5 = cell.get("avx2"), cell.get("avx512")
+                if not a2 or not a5 or a5["cpu"] <= 0:
+                    row.append("-")
+                    continue
+                g = a2["cpu"] / a5["cpu"]
+                slow = owner == "avx512" and g < AVX512_SLOWER
+                row.append(fmt_x(g) + (" **slower**" if slow else ""))
+            lines.append("| " + " | ".join(row) + " |")
+    return lines + [""]
 
 
 def gains_svg(gains, isas, sizes, title):
@@ -398,6 +457,7 @@ def main(argv):
 
     klines, gains, simd, sizes = kernel_section(rows)
     lines += klines
+    lines += avx512_slot_section(rows, ctx)
     if svg and gains:
         chart = gains_svg(gains, simd, sizes, "libdesert kernels: gain over scalar (%s)" %
                           ctx.get("desert_cpu", ctx.get("host_name", "")))

@@ -9,7 +9,7 @@ set -euo pipefail
 packages=(
   build-essential cmake ninja-build pkg-config   # toolchain and build
   clang libclang-rt-14-dev                       # clang build, sanitizers, libFuzzer
-  libsimde-dev                                   # NEON kernels emulated on x86 (tests)
+  libsimde-dev                                   # NEON and AVX-512 kernels emulated on x86 (tests)
   libdeflate-dev zlib1g-dev libzstd-dev          # DEFLATE blocks (zlib: exact Java verdict), zstd blocks
   libcmocka-dev                                  # unit tests
   libbenchmark-dev                               # benchmarks

@@ -71,7 +71,7 @@ for preset in "${presets[@]}"; do
   dir=$build_root/$preset
   if [ "$preset" = fuzz ]; then
     if ! run_stage fuzz configure env CC=clang cmake -S "$src" -B "$dir" -G Ninja \
-      -DCMAKE_BUILD_TYPE=RelWithDebInfo -DDESERT_BUILD_FUZZERS=ON -DDESERT_NEON_EMULATION=ON \
+      -DCMAKE_BUILD_TYPE=RelWithDebInfo -DDESERT_BUILD_FUZZERS=ON -DDESERT_NEON_EMULATION=ON -DDESERT_AVX512_EMULATION=ON \
       -DDESERT_BUILD_TOOLS=OFF -DDESERT_BUILD_EXAMPLES=OFF -DDESERT_WERROR=ON; then
       failed=1
       continue

@@ -23,17 +23,25 @@ static size_t compiled_tables(const desert_kernels **out) {
 #if DESERT_HAVE_AVX512
   out[n++] = &desert_kernels_avx512;
 #endif
+#if DESERT_HAVE_AVX512EMU
+  out[n++] = &desert_kernels_avx512emu;
+#endif
 #if DESERT_HAVE_NEON
   out[n++] = &desert_kernels_neon;
 #endif
   return n;
 }
 
+/* The emulated AVX-512 twin: the one table whose ISA has a second table. */
+static int is_avx512_twin(const desert_kernels *t) {
+  return t->isa == DESERT_ISA_AVX512 && t->emulated;
+}
+
 static void check_slots(const desert_kernels *t) {
   print_message("table %s: isa %d required 0x%x emulated %u\n", t->name, (int)t->isa,
                 (unsigned)t->required, t->emulated);
   assert_non_null(t->name);
-  assert_string_equal(t->name, desert_isa_name(t->isa));
+  assert_string_equal(t->name, is_avx512_twin(t) ? "avx512emu" : desert_isa_name(t->isa));
   assert_true(t->isa > DESERT_ISA_AUTO && t->isa < DESERT_ISA_COUNT_);
   assert_true(t->emulated == 0 || t->emulated == 1);
   assert_non_null(t->bswap16);
@@ -55,17 +63,23 @@ static void check_slots(const desert_kernels *t) {
 
 static void test_tables_complete(void **state) {
   (void)state;
-  const desert_kernels *t[DESERT_ISA_COUNT_];
+  const desert_kernels *t[8];
   const size_t n = compiled_tables(t);
   for (size_t i = 0; i < n; i++) {
     check_slots(t[i]);
     assert_true(desert_isa_compiled(t[i]->isa));
-    /* Only NEON can be emulated, and exactly when the build says so. */
+    /* Only NEON (exactly when the build says so) and the AVX-512 twin are
+     * emulated; one table per ISA besides the twin. */
     if (t[i]->isa == DESERT_ISA_NEON)
       assert_int_equal(t[i]->emulated, DESERT_NEON_EMULATED);
+#if DESERT_HAVE_AVX512EMU
+    else if (t[i] == &desert_kernels_avx512emu)
+      assert_int_equal(t[i]->emulated, 1);
+#endif
     else
       assert_int_equal(t[i]->emulated, 0);
-    for (size_t j = 0; j < i; j++) assert_int_not_equal(t[i]->isa, t[j]->isa);
+    for (size_t j = 0; j < i; j++)
+      if (!is_avx512_twin(t[i])) assert_int_not_equal(t[i]->isa, t[j]->isa);
   }
   assert_int_equal(desert_kernels_scalar.isa, DESERT_ISA_SCALAR);
   assert_string_equal(desert_kernels_scalar.name, "scalar");
@@ -86,10 +100,17 @@ static void test_runnable_list(void **state) {
   (void)state;
   const desert_kernels *t[8];
   const size_t n = desert_kernels_runnable(t, 8);
-  assert_true(n >= 1 && n <= 4);
+  assert_true(n >= 1 && n <= 5);
   assert_ptr_equal(t[0], &desert_kernels_scalar);
   for (size_t i = 0; i < n; i++) {
     print_message("runnable: %s%s\n", t[i]->name, t[i]->emulated ? " (emulated)" : "");
+    if (is_avx512_twin(t[i])) {
+      /* the twin follows the native AVX-512 table (when that runs) and is
+       * never what an ISA query returns */
+      assert_true(i > 0 && t[i]->isa >= t[i - 1]->isa);
+      assert_ptr_not_equal(desert_kernels_for(t[i]->isa), t[i]);
+      continue;
+    }
     assert_true(desert_isa_runnable(t[i]->isa));
     assert_ptr_equal(desert_kernels_for(t[i]->isa), t[i]);
     if (i > 0) assert_true(t[i]->isa > t[i - 1]->isa); /* scalar, avx2, avx512, neon */
@@ -97,17 +118,111 @@ static void test_runnable_list(void **state) {
   /* Every runnable ISA is in the list, every other one is not runnable. */
   for (unsigned isa = DESERT_ISA_SCALAR; isa < DESERT_ISA_COUNT_; isa++) {
     int listed = 0;
-    for (size_t i = 0; i < n; i++) listed |= t[i]->isa == (desert_isa)isa;
+    for (size_t i = 0; i < n; i++) listed |= t[i]->isa == (desert_isa)isa && !is_avx512_twin(t[i]);
     assert_int_equal(listed, desert_isa_runnable((desert_isa)isa));
     if (!listed) assert_null(desert_kernels_for((desert_isa)isa));
   }
   /* Emulated NEON runs anywhere. */
   if (DESERT_HAVE_NEON && DESERT_NEON_EMULATED) assert_true(desert_isa_runnable(DESERT_ISA_NEON));
+#if DESERT_HAVE_AVX512EMU
+  /* The AVX-512 twin is listed exactly when the CPU has the AVX2 bits its
+   * shared AVX2 kernels need, whatever its AVX-512 support. */
+  {
+    const uint32_t need = DESERT_CPU_AVX2 | DESERT_CPU_BMI2 | DESERT_CPU_POPCNT;
+    int twin = 0;
+    for (size_t i = 0; i < n; i++) twin |= t[i] == &desert_kernels_avx512emu;
+    assert_int_equal(twin, (desert_cpu_features() & need) == need);
+    assert_int_equal(desert_kernels_avx512emu.required, need);
+  }
+#endif
   /* Truncated output still reports the full count. */
   const desert_kernels *one[1] = {NULL};
   assert_int_equal(desert_kernels_runnable(one, 1), n);
   assert_ptr_equal(one[0], &desert_kernels_scalar);
   assert_int_equal(desert_kernels_runnable(NULL, 0), n);
+}
+
+/* ---- required tables --------------------------------------------------------------------
+ * The default of DESERT_TEST_REQUIRE_ISAS comes from the compiler
+ * runtime's CPU checks, not from desert_cpu_features(): the two must name
+ * exactly the same tables, or a suite could skip one silently (or the
+ * library could miss a feature the CPU and OS have). */
+
+static int list_has(const char *list, const char *name) {
+  const size_t n = strlen(name);
+  for (const char *p = list; *p != '\0';) {
+    while (*p == ',') p++;
+    const char *start = p;
+    while (*p != '\0' && *p != ',') p++;
+    if ((size_t)(p - start) == n && strncmp(start, name, n) == 0) return 1;
+  }
+  return 0;
+}
+
+static void test_required_default(void **state) {
+  (void)state;
+  if (getenv("DESERT_TEST_REQUIRE_ISAS") != NULL) {
+    print_message("DESERT_TEST_REQUIRE_ISAS is set: its default is not in use\n");
+    skip();
+  }
+  const char *req = desert_test_required_isas();
+  print_message("required by default here: %s\n", req);
+  const desert_kernels *t[8];
+  const size_t n = desert_kernels_runnable(t, 8);
+  size_t names = 0;
+  for (const char *p = req; *p != '\0'; p++) names += *p == ',';
+  assert_int_equal(names + 1, n);
+  for (size_t i = 0; i < n; i++) assert_true(list_has(req, t[i]->name));
+  assert_true(list_has(req, "scalar"));
+#if DESERT_HAVE_AVX512EMU && (defined(__x86_64__) || defined(__i386__))
+  if (__builtin_cpu_supports("avx2")) assert_true(list_has(req, "avx512emu"));
+#endif
+  assert_int_equal(desert_test_check_required_isas(), 0);
+}
+
+/* ---- slot queries --------------------------------------------------------------------------- */
+
+static void test_kernel_slots(void **state) {
+  (void)state;
+  const size_t n = desert_kernel_slot_count();
+  assert_int_equal(n, 15); /* the function pointers of desert_kernels */
+  assert_int_equal(sizeof(desert_kernels) - offsetof(desert_kernels, bswap16),
+                   n * sizeof(void (*)(void)));
+  for (size_t i = 0; i < n; i++) {
+    assert_non_null(desert_kernel_slot_name(i));
+    for (size_t j = 0; j < i; j++)
+      assert_string_not_equal(desert_kernel_slot_name(i), desert_kernel_slot_name(j));
+    assert_int_equal(desert_kernel_slot_isa(DESERT_ISA_SCALAR, i), DESERT_ISA_SCALAR);
+    assert_int_equal(desert_kernel_slot_isa(DESERT_ISA_COUNT_, i), DESERT_ISA_COUNT_);
+    assert_int_equal(desert_kernel_slot_isa(DESERT_ISA_AUTO, i),
+                     desert_kernel_slot_isa(desert_kernels_default()->isa, i));
+    for (unsigned isa = DESERT_ISA_AVX2; isa < DESERT_ISA_COUNT_; isa++) {
+      const desert_isa got = desert_kernel_slot_isa((desert_isa)isa, i);
+      if (!desert_isa_compiled((desert_isa)isa)) {
+        assert_int_equal(got, DESERT_ISA_COUNT_);
+        continue;
+      }
+      /* its own kernel, or a narrower one it reuses */
+      assert_true(got == (desert_isa)isa || got == DESERT_ISA_SCALAR ||
+                  (isa == DESERT_ISA_AVX512 && got == DESERT_ISA_AVX2));
+    }
+  }
+  assert_null(desert_kernel_slot_name(n));
+  assert_int_equal(desert_kernel_slot_isa(DESERT_ISA_SCALAR, n), DESERT_ISA_COUNT_);
+  /* Named slots against the tables' own pointers. */
+  assert_string_equal(desert_kernel_slot_name(0), "bswap16");
+  assert_string_equal(desert_kernel_slot_name(5), "var_u32_decode");
+  assert_string_equal(desert_kernel_slot_name(14), "utf8_to_latin1");
+#if DESERT_HAVE_AVX512
+  assert_int_equal(desert_kernel_slot_isa(DESERT_ISA_AVX512, 5),
+                   desert_kernels_avx512.var_u32_decode == desert_kernels_avx2.var_u32_decode
+                       ? DESERT_ISA_AVX2
+                       : DESERT_ISA_AVX512);
+  assert_int_equal(desert_kernel_slot_isa(DESERT_ISA_AVX512, 14),
+                   desert_kernels_avx512.utf8_to_latin1 == desert_kernels_avx2.utf8_to_latin1
+                       ? DESERT_ISA_AVX2
+                       : DESERT_ISA_AVX512);
+#endif
 }
 
 /* ---- names --------------------------------------------------------------------------------- */
@@ -145,12 +260,13 @@ static void test_isa_names(void **state) {
 #define X86_AVX2 (DESERT_CPU_SSE42 | DESERT_CPU_AVX2 | DESERT_CPU_BMI2 | DESERT_CPU_POPCNT)
 
 /* What automatic choice must give for a feature set, from first principles:
- * AVX2, then native NEON, then scalar. AVX-512 is opt-in (forced or pinned)
- * until it has run on AVX-512 hardware; see src/dispatch/dispatch.c. */
+ * AVX-512 (all of F, BW, VL, VBMI, VBMI2 with the OS state, plus the AVX2
+ * floor), then AVX2, then native NEON, then scalar; never an emulated
+ * table. A build with DESERT_AUTO_AVX512=OFF leaves AVX-512 out. */
 static const desert_kernels *expected_auto(uint32_t f) {
-  const desert_kernels *t[DESERT_ISA_COUNT_];
+  const desert_kernels *t[8];
   const size_t n = compiled_tables(t);
-#if defined(DESERT_AUTO_AVX512) && DESERT_AUTO_AVX512
+#if DESERT_AUTO_AVX512
   static const desert_isa prio[] = {DESERT_ISA_AVX512, DESERT_ISA_AVX2, DESERT_ISA_NEON};
 #else
   static const desert_isa prio[] = {DESERT_ISA_AVX2, DESERT_ISA_NEON};
@@ -209,13 +325,13 @@ static void test_force_parsing(void **state) {
     expect_choice("scalar", f, &desert_kernels_scalar, DESERT_OVERRIDE_APPLIED);
     expect_choice("Scalar", f, &desert_kernels_scalar, DESERT_OVERRIDE_APPLIED);
     /* The others apply when compiled and runnable with these features. */
-    const desert_kernels *t[DESERT_ISA_COUNT_];
+    const desert_kernels *t[8];
     const size_t n = compiled_tables(t);
     static const desert_isa others[] = {DESERT_ISA_AVX2, DESERT_ISA_AVX512, DESERT_ISA_NEON};
     for (size_t o = 0; o < 3; o++) {
       const desert_kernels *table = NULL;
       for (size_t i = 0; i < n; i++)
-        if (t[i]->isa == others[o]) table = t[i];
+        if (t[i]->isa == others[o] && !is_avx512_twin(t[i])) table = t[i];
       int runs = 0;
       if (table != NULL) {
         uint32_t need = table->required;
@@ -242,14 +358,25 @@ static void test_force_parsing(void **state) {
                 DESERT_OVERRIDE_UNAVAILABLE);
 #endif
 #if DESERT_HAVE_AVX512
-  /* AVX-512 runs when asked for, but automatic choice stays on AVX2 until
-   * the table has been validated on AVX-512 hardware. */
+  /* With every AVX-512 feature (and the OS state, which desert_cpu_features
+   * folds into AVX512F) automatic choice ranks AVX-512 first, unless the
+   * build switched that off; one missing feature falls back to AVX2. */
   expect_choice("avx512", X86_ALL, &desert_kernels_avx512, DESERT_OVERRIDE_APPLIED);
-#if defined(DESERT_AUTO_AVX512) && DESERT_AUTO_AVX512
+#if DESERT_AUTO_AVX512
   expect_choice(NULL, X86_ALL, &desert_kernels_avx512, DESERT_OVERRIDE_NONE);
 #else
   expect_choice(NULL, X86_ALL, &desert_kernels_avx2, DESERT_OVERRIDE_NONE);
 #endif
+  static const uint32_t one_missing[] = {DESERT_CPU_AVX512F, DESERT_CPU_AVX512BW,
+                                         DESERT_CPU_AVX512VL, DESERT_CPU_AVX512VBMI,
+                                         DESERT_CPU_AVX512VBMI2};
+  for (size_t i = 0; i < DESERT_TEST_COUNT(one_missing); i++)
+    expect_choice(NULL, X86_ALL & ~one_missing[i], &desert_kernels_avx2, DESERT_OVERRIDE_NONE);
+#endif
+#if DESERT_HAVE_AVX512EMU
+  /* The emulated twin is never chosen, nor reachable by name. */
+  expect_choice("avx512emu", X86_AVX2, &desert_kernels_avx2, DESERT_OVERRIDE_UNKNOWN_NAME);
+  expect_choice(NULL, X86_AVX2, &desert_kernels_avx2, DESERT_OVERRIDE_NONE);
 #endif
 #if DESERT_HAVE_NEON && DESERT_NEON_EMULATED
   /* Emulated NEON is forced fine but never chosen automatically. */
@@ -451,6 +578,7 @@ int main(void) {
   desert_test_check_expected_isa();
   const struct CMUnitTest tests[] = {
       cmocka_unit_test(test_tables_complete),    cmocka_unit_test(test_runnable_list),
+      cmocka_unit_test(test_kernel_slots),       cmocka_unit_test(test_required_default),
       cmocka_unit_test(test_isa_names),          cmocka_unit_test(test_force_parsing),
       cmocka_unit_test(test_default_and_info),   cmocka_unit_test(test_cpu_features),
       cmocka_unit_test(test_cpu_feature_names),  cmocka_unit_test(test_version_and_options),

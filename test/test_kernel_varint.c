@@ -1,7 +1,8 @@
 /* test/test_kernel_varint.c — var_u32/var_i32 encode and decode of every
  * runnable kernel table against the oracle: FORMAT.md vectors, every run
  * length with a long value at every position, truncation and too-long
- * values at every position, exhaustive 1- and 2-byte inputs at block edges,
+ * values at every position (in one-byte and in mixed-length runs that
+ * cross the 16/32/64-byte windows), exhaustive 1- and 2-byte inputs at block edges,
  * every 5th byte (high bits, continuation) with a 6th byte after it,
  * overlong forms, exact-size and guard-page outputs, random differential.
  * SPDX-License-Identifier: MIT */
@@ -286,6 +287,65 @@ static void sweep(const desert_kernels *k, int zz) {
 static void test_sweep_u32(void **state) { sweep(desert_test_kernels(state), 0); }
 static void test_sweep_i32(void **state) { sweep(desert_test_kernels(state), 1); }
 
+/* Runs of mixed lengths (1-5 bytes, so values straddle every 16/32/64-byte
+ * window edge) with, at every value position p: the run decoded whole, cut
+ * inside value p (its terminator dropped), stopped before p (n = p), and
+ * value p replaced by a six-byte value and by five bytes whose fifth keeps
+ * its continuation bit. Every failure must be reported at value p's
+ * offset, with the values before it stored. */
+static uint32_t mixed_value(size_t i) {
+  switch ((i * 7 + i / 5) % 9) {
+  case 0:
+  case 4:
+    return 300u + (uint32_t)i; /* 2 bytes */
+  case 2:
+    return (1u << 22) + (uint32_t)i; /* 4 bytes */
+  case 6:
+    return 0xf0000000u | (uint32_t)i; /* 5 bytes */
+  case 7:
+    return (1u << 15) + (uint32_t)i; /* 3 bytes */
+  default:
+    return (uint32_t)(i % 128); /* 1 byte */
+  }
+}
+
+static void test_sweep_mixed(void **state) {
+  const desert_kernels *k = desert_test_kernels(state);
+  guards_init();
+  static const size_t ns[] = {63, 64, 65, 130, 257};
+  static uint32_t vals[260];
+  static size_t off[261];
+  static uint8_t enc[5 * 260 + 16], bad[5 * 260 + 24];
+  for (size_t t = 0; t < DESERT_TEST_COUNT(ns); t++) {
+    const size_t n = ns[t];
+    for (size_t i = 0; i < n; i++) vals[i] = mixed_value(i + t);
+    const int zz = (int)(t & 1);
+    const size_t len = ENC(k, vals, n, zz, t * 13 % 64, 1);
+    memcpy(enc, g_exp_bytes, len);
+    off[0] = 0;
+    for (size_t i = 0, v = 0; i < len; i++)
+      if (enc[i] < 0x80) off[++v] = i + 1;
+    DEC(k, enc, len, n, zz, t % 64, t, 1);
+    for (size_t p = 0; p < n; p++) {
+      if (!desert_test_sweep_pos(k, p, 1, n)) continue;
+      const int edge = p < 2 || p + 2 >= n;
+      DEC(k, enc, off[p + 1] - 1, n, zz, p % 64, p, edge); /* cut inside value p */
+      DEC(k, enc, len, p, zz, (p * 3) % 64, 1, edge);      /* stop before it */
+      /* value p -> 80|x x5 01 (six bytes), then 80 80 80 80 8f (a 5th byte
+       * with its continuation bit) followed by the rest */
+      memcpy(bad, enc, off[p]);
+      memset(bad + off[p], 0x80 | (int)(p & 0x7f), 5);
+      bad[off[p] + 5] = 0x01;
+      memcpy(bad + off[p] + 6, enc + off[p + 1], len - off[p + 1]);
+      DEC(k, bad, off[p] + 6 + len - off[p + 1], n, zz, (p * 5) % 64, 2, edge);
+      memset(bad + off[p], 0x80, 4);
+      bad[off[p] + 4] = 0x8f;
+      memcpy(bad + off[p] + 5, enc + off[p + 1], len - off[p + 1]);
+      DEC(k, bad, off[p] + 5 + len - off[p + 1], n, zz, (p * 7) % 64, 3, edge);
+    }
+  }
+}
+
 static void test_misalignment(void **state) {
   const desert_kernels *k = desert_test_kernels(state);
   uint32_t vals[100];
@@ -505,7 +565,8 @@ static void test_public_api(void **state) {
 int main(void) {
   const struct CMUnitTest tests[] = {
       cmocka_unit_test(test_known_vectors),       cmocka_unit_test(test_sweep_u32),
-      cmocka_unit_test(test_sweep_i32),           cmocka_unit_test(test_misalignment),
+      cmocka_unit_test(test_sweep_i32),           cmocka_unit_test(test_sweep_mixed),
+      cmocka_unit_test(test_misalignment),
       cmocka_unit_test(test_exhaustive_1byte),    cmocka_unit_test(test_exhaustive_2byte),
       cmocka_unit_test(test_exhaustive_5th_byte), cmocka_unit_test(test_overlong_and_cuts),
       cmocka_unit_test(test_random_differential), cmocka_unit_test(test_public_api),

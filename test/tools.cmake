@@ -38,7 +38,10 @@ endfunction()
 set(_isa "(scalar|avx2|avx512|neon)")
 
 desert_tool_test(tools_info EXIT 0 UNSET DESERT_FORCE_ISA ARGS info
-  STDOUT "libdesert: +${PROJECT_VERSION} .*compiled ISAs: +scalar.*runnable ISAs: +scalar.*active ISA: +${_isa}\nactive emulated: +no\nDESERT_FORCE_ISA: +\\(unset\\): automatic choice\n")
+  STDOUT "libdesert: +${PROJECT_VERSION} .*compiled ISAs: +scalar.*runnable ISAs: +scalar.*active ISA: +${_isa}\nactive emulated: +no\n(active ${_isa}: +[a-z0-9_ ]+\n)+(AVX-512 slots: +[a-z0-9_ ()]+\n)?DESERT_FORCE_ISA: +\\(unset\\): automatic choice\n")
+# With AVX2 forced the slot lines name only AVX2 and scalar kernels.
+desert_tool_test(tools_info_slots_avx2 EXIT 0 ENV DESERT_FORCE_ISA=avx2 ARGS info
+  STDOUT "active ISA: +(avx2|scalar)\nactive emulated: +no\n(active (avx2|scalar): +[a-z0-9_ ]+\n)+(AVX-512 slots:|DESERT_FORCE_ISA:)")
 
 # An unknown name must not stop the tool: it reports the raw value and the
 # fallback to automatic choice, and still prints the dispatch state.

@@ -1,7 +1,9 @@
 /* tools/cli_info.c — `desert info`: library version, detected CPU features,
  * the kernel tables compiled in and runnable here, the active one (and
- * whether it is NEON emulated through SIMDe), and what became of
- * DESERT_FORCE_ISA. Everything comes from desert_dispatch_info_get().
+ * whether it is NEON emulated through SIMDe), which ISA's kernel fills each
+ * slot of the active table and which slots the AVX-512 table owns, and
+ * what became of DESERT_FORCE_ISA. Everything comes from
+ * desert_dispatch_info_get() and desert_kernel_slot_isa().
  * SPDX-License-Identifier: MIT */
 #include "cli.h"
 
@@ -38,6 +40,18 @@ static void print_isa_set(const char *label, uint32_t set) {
       }
       any = 1;
     }
+  }
+  printf("%s\n", any ? "" : " (none)");
+}
+
+/* The slots of isa's table whose kernel is of ISA `owner`, on one line. */
+static void print_slots(const char *label, desert_isa isa, desert_isa owner) {
+  printf("%-18s", label);
+  int any = 0;
+  for (size_t i = 0; i < desert_kernel_slot_count(); i++) {
+    if (desert_kernel_slot_isa(isa, i) != owner) continue;
+    printf(" %s", desert_kernel_slot_name(i));
+    any = 1;
   }
   printf("%s\n", any ? "" : " (none)");
 }
@@ -93,6 +107,19 @@ int cli_cmd_info(int argc, char **argv) {
   printf("%-18s %s\n", "active ISA:", desert_isa_name(info.active));
   printf("%-18s %s\n", "active emulated:",
          info.active_emulated ? "yes (NEON through SIMDe: for tests, not for speed)" : "no");
+  /* Which ISA's kernel each slot of the active table runs (a table reuses
+   * a narrower ISA's kernel where its own was not measured faster). */
+  for (int i = DESERT_ISA_SCALAR; i < DESERT_ISA_COUNT_; i++) {
+    char label[32];
+    snprintf(label, sizeof label, "active %s:", desert_isa_name((desert_isa)i));
+    int used = 0;
+    for (size_t s = 0; s < desert_kernel_slot_count(); s++)
+      used |= desert_kernel_slot_isa(DESERT_ISA_AUTO, s) == (desert_isa)i;
+    if (used) print_slots(label, DESERT_ISA_AUTO, (desert_isa)i);
+  }
+  if (desert_isa_compiled(DESERT_ISA_AVX512)) {
+    print_slots("AVX-512 slots:", DESERT_ISA_AVX512, DESERT_ISA_AVX512);
+  }
 
   const char *raw = getenv("DESERT_FORCE_ISA");
   if (raw == NULL) {

@@ -51,6 +51,25 @@ DESERT_API int desert_isa_compiled(desert_isa isa);
  * buf (always NUL-terminated when cap > 0). Returns the length needed. */
 DESERT_API size_t desert_cpu_feature_names(uint32_t features, char *buf, size_t cap);
 
+/* ---- kernel slots -----------------------------------------------------------
+ * A kernel table has one slot per bulk operation (byte swaps, varint runs,
+ * UTF-8 validation and transcoding). A table may hold, in a slot, the
+ * kernel of a narrower ISA where its own was not measured faster: the
+ * AVX-512 table keeps the AVX2 kernel in several slots. These functions
+ * tell which; they never fail, allocate nothing and are thread-safe. */
+
+/* Number of slots (the same for every table). */
+DESERT_API size_t desert_kernel_slot_count(void);
+/* Name of slot i ("bswap16", "var_u32_decode", "utf8_validate", ...), a
+ * static string; NULL when i >= desert_kernel_slot_count(). */
+DESERT_API const char *desert_kernel_slot_name(size_t i);
+/* The ISA whose kernel fills slot i of isa's table: isa itself, or the
+ * narrower ISA (scalar, avx2) whose kernel the table reuses there. The
+ * table need only be compiled in, not runnable here; DESERT_ISA_AUTO means
+ * the process default table. DESERT_ISA_COUNT_ when that table is not
+ * compiled in or i is out of range. */
+DESERT_API desert_isa desert_kernel_slot_isa(desert_isa isa, size_t i);
+
 /* ---- big-endian fixed-width arrays ---------------------------------------
  * store: host values -> big-endian bytes (dst holds n*width bytes).
  * load:  big-endian bytes -> host values. No overlap. Never fail. */

@@ -64,7 +64,8 @@ typedef struct desert_kernels {
   const char *name;   /* "scalar" | "avx2" | "avx512" | "neon": DESERT_FORCE_ISA spelling */
   desert_isa isa;
   uint32_t required;  /* every bit must be in desert_cpu_features() to run it */
-  unsigned emulated;  /* 1: NEON through SIMDe on a non-ARM host (never auto-selected) */
+  unsigned emulated;  /* 1: built through SIMDe (NEON on a non-ARM host, the AVX-512
+                       * twin "avx512emu"): for tests, never auto-selected */
 
   /* Byte-swap n lanes of 2/4/8 bytes from src to dst. dst == src (in place)
    * is allowed; otherwise the ranges must not overlap. Used to store/load
@@ -135,6 +136,14 @@ typedef struct desert_kernels {
                                   size_t dst_cap, size_t *written, size_t *pos);
 } desert_kernels;
 
+/* Every slot of desert_kernels, in struct order, for code that walks them
+ * (X(slot) per slot): kernel_slots.c, the benchmark report. */
+#define DESERT_KERNEL_SLOTS(X)                                                                \
+  X(bswap16) X(bswap32) X(bswap64) X(var_u32_encode) X(var_i32_encode) X(var_u32_decode)      \
+  X(var_i32_decode) X(utf8_validate) X(utf16_len_from_utf8) X(utf8_to_utf16)                 \
+  X(utf8_len_from_utf16) X(utf16_to_utf8) X(utf8_len_from_latin1) X(latin1_to_utf8)          \
+  X(utf8_to_latin1)
+
 /* Tables compiled into this build. The scalar table always exists. */
 extern const desert_kernels desert_kernels_scalar;
 #if DESERT_HAVE_AVX2
@@ -142,6 +151,11 @@ extern const desert_kernels desert_kernels_avx2;
 #endif
 #if DESERT_HAVE_AVX512
 extern const desert_kernels desert_kernels_avx512;
+#endif
+#if DESERT_HAVE_AVX512EMU
+/* The AVX-512 kernels through SIMDe (isa AVX512, name "avx512emu",
+ * emulated; requires only the AVX2 bits its AVX2 tails use). */
+extern const desert_kernels desert_kernels_avx512emu;
 #endif
 #if DESERT_HAVE_NEON
 extern const desert_kernels desert_kernels_neon;
@@ -154,6 +168,10 @@ uint32_t desert_cpu_features(void);
  * published atomically. Never NULL. Thread-safe. */
 const desert_kernels *desert_kernels_default(void);
 
+/* The table for isa if it is compiled in (runnable here or not), else
+ * NULL. Never call its kernels without checking it runs. */
+const desert_kernels *desert_kernels_compiled(desert_isa isa);
+
 /* The table for isa if it is compiled in and runnable here, else NULL.
  * DESERT_ISA_AUTO gives the process default. */
 const desert_kernels *desert_kernels_for(desert_isa isa);
@@ -165,9 +183,9 @@ const desert_kernels *desert_kernels_for(desert_isa isa);
 const desert_kernels *desert_dispatch_choose(const char *force_value, uint32_t cpu_features,
                                              desert_override_outcome *outcome);
 
-/* Fills out[0..max) with every compiled and runnable table (scalar first,
- * emulated NEON included) and returns how many there are. For tests and
- * benchmarks. */
+/* Fills out[0..max) with every compiled and runnable table (scalar, avx2,
+ * avx512, avx512emu, neon; emulated ones included) and returns how many
+ * there are. For tests and benchmarks. */
 size_t desert_kernels_runnable(const desert_kernels **out, size_t max);
 
 #ifdef __cplusplus

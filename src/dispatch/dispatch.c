@@ -4,13 +4,16 @@
  * SPDX-License-Identifier: MIT
  *
  * Resolution (anchors.md §13.3):
- *  1. automatic choice: the first of avx2, native neon, scalar that is
- *     compiled in and runnable. Emulated NEON (SIMDe on x86) is never
- *     chosen automatically: it is slow and exists for tests only. The
- *     AVX-512 table is reachable by DESERT_FORCE_ISA=avx512 or
- *     desert_options.isa only: it has run under SIMDe emulation but not yet
- *     on AVX-512 hardware, and DESIGN.md asks for it only where a benchmark
- *     shows it beats AVX2. Build with -DDESERT_AUTO_AVX512=1 to rank it first.
+ *  1. automatic choice: the first of avx512, avx2, native neon, scalar that
+ *     is compiled in and runnable. The AVX-512 table qualifies only when the
+ *     CPU has F, BW, VL, VBMI and VBMI2 and the OS saves the opmask and ZMM
+ *     state (XCR0, see cpu_features.c); each of its slots holds the AVX2
+ *     kernel unless the AVX-512 one was measured faster (kernels_avx512.c),
+ *     so ranking it first never makes a slot slower. Configure with
+ *     -DDESERT_AUTO_AVX512=OFF to rank AVX2 first again (AVX-512 then only
+ *     by DESERT_FORCE_ISA=avx512 or desert_options.isa). Emulated tables
+ *     (NEON or AVX-512 through SIMDe) are never chosen automatically: they
+ *     are slow and exist for tests only.
  *  2. DESERT_FORCE_ISA, read once: unset, empty or "auto" keeps the
  *     automatic choice. A name of a compiled table that this CPU can run
  *     (emulated NEON included: it runs anywhere) wins. An unknown name, or an
@@ -57,6 +60,8 @@ static const desert_kernels *desert_table_compiled(desert_isa isa) {
   }
 }
 
+const desert_kernels *desert_kernels_compiled(desert_isa isa) { return desert_table_compiled(isa); }
+
 /* Bits the dispatcher insists on for each ISA, on top of table->required:
  * what the per-file compiler flags of cmake/DesertIsa.cmake allow the
  * compiler to emit. */
@@ -76,8 +81,9 @@ static uint32_t desert_isa_floor(desert_isa isa) {
 }
 
 static int desert_table_runs(const desert_kernels *t, uint32_t features) {
-  if (t->emulated) return 1;
-  const uint32_t need = t->required | desert_isa_floor(t->isa);
+  /* An emulated table's ISA code is plain C; only what it declares (the
+   * AVX2 kernels the AVX-512 twin shares) needs the CPU. */
+  const uint32_t need = t->emulated ? t->required : t->required | desert_isa_floor(t->isa);
   return (features & need) == need;
 }
 
@@ -87,7 +93,7 @@ static const desert_kernels *desert_table_for_features(desert_isa isa, uint32_t 
 }
 
 static const desert_kernels *desert_auto_choice(uint32_t features) {
-#if defined(DESERT_AUTO_AVX512) && DESERT_AUTO_AVX512
+#if DESERT_AUTO_AVX512
   static const desert_isa order[] = {DESERT_ISA_AVX512, DESERT_ISA_AVX2, DESERT_ISA_NEON};
 #else
   static const desert_isa order[] = {DESERT_ISA_AVX2, DESERT_ISA_NEON};
@@ -192,9 +198,18 @@ size_t desert_kernels_runnable(const desert_kernels **out, size_t max) {
   size_t n = 0;
   for (size_t i = 0; i < sizeof order / sizeof order[0]; i++) {
     const desert_kernels *t = desert_table_for_features(order[i], f);
-    if (t == NULL) continue;
-    if (out != NULL && n < max) out[n] = t;
-    n++;
+    if (t != NULL) {
+      if (out != NULL && n < max) out[n] = t;
+      n++;
+    }
+#if DESERT_HAVE_AVX512EMU
+    /* The emulated AVX-512 twin: a second table of the same ISA, listed
+     * for tests right after the native one (not reachable by ISA). */
+    if (order[i] == DESERT_ISA_AVX512 && desert_table_runs(&desert_kernels_avx512emu, f)) {
+      if (out != NULL && n < max) out[n] = &desert_kernels_avx512emu;
+      n++;
+    }
+#endif
   }
   return n;
 }

@@ -43,5 +43,11 @@ desert_status desert_avx512_utf16_to_utf8(const uint16_t *src, size_t len, uint8
 size_t desert_avx512_latin1_to_utf8(const uint8_t *src, size_t len, uint8_t *dst);
 desert_status desert_avx512_utf8_to_latin1(const uint8_t *src, size_t len, uint8_t *dst,
                                            size_t dst_cap, size_t *written, size_t *pos);
+size_t desert_avx512_var_u32_encode(uint8_t *dst, const uint32_t *src, size_t n);
+size_t desert_avx512_var_i32_encode(uint8_t *dst, const int32_t *src, size_t n);
+desert_status desert_avx512_var_u32_decode(const uint8_t *src, size_t src_len, uint32_t *dst,
+                                           size_t n, size_t *consumed);
+desert_status desert_avx512_var_i32_decode(const uint8_t *src, size_t src_len, int32_t *dst,
+                                           size_t n, size_t *consumed);
 
 #endif /* DESERT_X86_KERNELS_H */

@@ -2,8 +2,9 @@
  * (fuzz_kernel_*.c): the runnable tables and exact-size heap copies.
  * SPDX-License-Identifier: MIT
  *
- * Every runnable table (scalar, avx2, avx512, NEON through SIMDe) must
- * return exactly what the scalar table returns for the same input: status,
+ * Every runnable table (scalar, avx2, avx512, and the SIMDe-built avx512emu
+ * and NEON) must return exactly what the scalar table returns for the same
+ * input: status,
  * offsets and counts, and the output bytes in [0, written) (DESIGN.md §4,
  * src/base/kernels.h); the scalar table must in turn agree with the independent
  * oracle of test/support/oracle.c. Inputs and outputs are heap blocks of

@@ -10,8 +10,11 @@
  *   DESERT_TEST_EXPECT_ISA=<isa>  desert_test_check_expected_isa() exits 1
  *                                 unless that ISA is the active process table
  *                                 chosen through DESERT_FORCE_ISA (APPLIED).
- *   DESERT_TEST_REQUIRE_ISAS=a,b  every listed ISA must be runnable: a
- *                                 skipped ISA becomes a failure (for CI).
+ *   DESERT_TEST_REQUIRE_ISAS=a,b  every listed table (scalar, avx2, avx512,
+ *                                 avx512emu, neon) must run: a skipped one
+ *                                 is a failure. Unset: every table this
+ *                                 machine can run plus the emulated ones of
+ *                                 the build (desert_test_required_isas).
  *   DESERT_TEST_FILTER=<pattern>  run only the tests whose name matches
  *                                 (cmocka_set_test_filter: '*' and '?').
  *   DESERT_TEST_EXHAUSTIVE=1|0    run the largest exhaustive domains and
@@ -119,6 +122,8 @@ size_t desert_test_stride(const desert_kernels *k);
  * elsewhere the positions around 8- and 16-unit block edges (p mod 16 in
  * {0,1,7,8,13,14,15}; {0,15} for emulated tables). */
 int desert_test_sweep_pos(const desert_kernels *k, size_t p, size_t sl, size_t len);
+/* Room for every table desert_kernels_runnable() can list. */
+#define DESERT_TEST_MAX_TABLES 8
 /* desert_kernels_runnable() into out[0..max); returns how many. */
 size_t desert_test_isas(const desert_kernels **out, size_t max);
 
@@ -128,8 +133,15 @@ size_t desert_test_isas(const desert_kernels **out, size_t max);
  * prints a skip note and exits 77 (ctest SKIP_RETURN_CODE), unless it is
  * listed in DESERT_TEST_REQUIRE_ISAS (then exits 1). No-op when unset. */
 void desert_test_check_expected_isa(void);
-/* Prints and counts every ISA of DESERT_TEST_REQUIRE_ISAS that is not
- * runnable here (unknown names count too). 0 when unset. */
+/* The required tables: DESERT_TEST_REQUIRE_ISAS if set, else computed
+ * for this machine without the library's CPU detection (the compiler
+ * runtime's __builtin_cpu_supports, which checks XCR0 too): scalar, avx2
+ * and avx512 when the CPU and OS support them and they are compiled in,
+ * plus the emulated tables of this build (avx512emu on AVX2 hosts, neon
+ * through SIMDe). Comma separated. */
+const char *desert_test_required_isas(void);
+/* Prints and counts every table of desert_test_required_isas() that the
+ * per-ISA runner does not run here (unknown names count too). */
 int desert_test_check_required_isas(void);
 
 /* ---- counting allocator ----------------------------------------------------------
