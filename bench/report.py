@@ -44,8 +44,16 @@ PUBLISHED = {
 
 PEERS = ("msgpack", "protobuf-c")
 REFS = ("ref", "simdjson")  # kernel reference rows: memcpy; simdjson::validate_utf8
-RUST_TARGET = 3.0       # x faster than desert-rust, per case
-MEMCPY_TARGET = 1.5     # bulk cases within 1.5x of memcpy
+RUST_TARGET = 3.0       # x faster than desert-rust, per case (reference-class hosts only)
+RUST_TARGET_CASES = (1, 3, 5, 8, 10, 13, 16, 17)  # issue 11; 16: encode rows only
+C02_TARGET_NS = 1.0     # case 2 (one i32 read) on a reference-class host
+MEMCPY_TARGET = 1.1     # bulk cases: serialize and deserialize each within 1.1x of memcpy
+# desert-rust's figures in BENCHMARKING.md were measured on hosts whose memcpy
+# of 64 KiB runs at about 113 GB/s. Only a host of that class (this run's
+# kernel/memcpy/ref/64KiB row at or above the threshold) is compared with
+# them; on a slower host the rust columns would set its times against a
+# faster machine's, so the report leaves them out and says why.
+REFERENCE_MEMCPY_GBS = 90.0
 # Golden targets (ns): the headline rows (64 rotated inputs; encode with a fresh
 # writer), and the same limits on the reused-writer and warm-cache views.
 GOLDEN_TARGETS = {"c16_golden_decode": 7000.0, "c16_golden_encode": 9000.0,
@@ -325,7 +333,15 @@ def peer_time(impls, peer):
     return v["cpu"] if v else None
 
 
-def codec_section(codec, active, memcpy_by_case):
+def memcpy_64k_gbs(rows):
+    """This run's memcpy rate at 64 KiB (GB/s), or None."""
+    for name, v in rows.items():
+        if name.startswith("kernel/memcpy/ref/64KiB") and v.get("bytes_s"):
+            return v["bytes_s"] / 1e9
+    return None
+
+
+def codec_section(codec, active, memcpy_by_case, reference_host):
     heads, extras, targets = [], [], []
     hdr = ("| # | case | ISA | time/op | GB/s | vs memcpy | msgpack-c | protobuf-c | "
            "desert-rust | speedup | faults/op |")
@@ -340,7 +356,7 @@ def codec_section(codec, active, memcpy_by_case):
         for p in PEERS:
             pt = peer_time(impls, p)
             peers.append(fmt_x(pt / v["cpu"]) if pt else "-")
-        ref = c.get("rust_ref_ns")
+        ref = c.get("rust_ref_ns") if reference_host else None
         spd = ref / v["cpu"] if ref else None
         flt = c.get("minflt_per_op")
         return ("| %s | %s | %s | %s | %s | %s | %s | %s | %s | %s | %s |" % (
@@ -365,15 +381,20 @@ def codec_section(codec, active, memcpy_by_case):
         if not pv:
             continue
         no = int(pv["c"].get("case_no", -1))
-        if pv["c"].get("headline"):
-            ref = pv["c"].get("rust_ref_ns")
-            if ref:
-                targets.append(("3x desert-rust", key, pisa, pv["cpu"], ref / pv["cpu"] >= RUST_TARGET,
-                                "%s vs ref %s: %.2fx" % (fmt_ns(pv["cpu"]), fmt_ns(ref), ref / pv["cpu"])))
-            if no in (6, 7, 14, 15) and memcpy_by_case.get(no):
-                r = pv["cpu"] / memcpy_by_case[no]
-                targets.append(("<=1.5x memcpy", key, pisa, pv["cpu"], r <= MEMCPY_TARGET,
-                                "%s = %.2fx memcpy (%s)" % (fmt_ns(pv["cpu"]), r, fmt_ns(memcpy_by_case[no]))))
+        ref = pv["c"].get("rust_ref_ns")
+        rust_row = (pv["c"].get("headline") and no in RUST_TARGET_CASES
+                    and (no != 16 or "encode" in key)) or key == "c17_i32_ser_reused"
+        if reference_host and ref and rust_row:
+            targets.append(("3x desert-rust", key, pisa, pv["cpu"], ref / pv["cpu"] >= RUST_TARGET,
+                            "%s vs ref %s: %.2fx" % (fmt_ns(pv["cpu"]), fmt_ns(ref), ref / pv["cpu"])))
+        if reference_host and key == "c02_i32_de":
+            targets.append(("<= 1 ns", key, pisa, pv["cpu"], pv["cpu"] <= C02_TARGET_NS,
+                            fmt_ns(pv["cpu"])))
+        # Bulk cases: each direction alone against one memcpy of the wire bytes.
+        if no in (6, 7, 14, 15) and memcpy_by_case.get(no) and key.endswith(("_ser", "_de")):
+            r = pv["cpu"] / memcpy_by_case[no]
+            targets.append(("<=%.1fx memcpy" % MEMCPY_TARGET, key, pisa, pv["cpu"], r <= MEMCPY_TARGET,
+                            "%s = %.2fx memcpy (%s)" % (fmt_ns(pv["cpu"]), r, fmt_ns(memcpy_by_case[no]))))
         if key in GOLDEN_TARGETS:
             lim = GOLDEN_TARGETS[key]
             targets.append(("golden time", key, pisa, pv["cpu"], pv["cpu"] <= lim,
@@ -472,8 +493,20 @@ def main(argv):
         m = impls.get("memcpy", {}).get("-")
         if m:
             memcpy_by_case[int(m["c"].get("case_no", -1))] = m["cpu"]
-    heads, extras, targets = codec_section(codec, active, memcpy_by_case)
-    lines += ["## 2. Codec suite: the desert case inventory (BENCHMARKING.md §2)", "",
+    mgbs = memcpy_64k_gbs(rows)
+    reference_host = mgbs is not None and mgbs >= REFERENCE_MEMCPY_GBS
+    heads, extras, targets = codec_section(codec, active, memcpy_by_case, reference_host)
+    if reference_host:
+        host_note = ("Host class: memcpy of 64 KiB ran at %.1f GB/s in this run (>= %.0f GB/s), the "
+                     "class of host where BENCHMARKING.md's desert-rust figures were measured, so "
+                     "the desert-rust columns and targets apply." % (mgbs, REFERENCE_MEMCPY_GBS))
+    else:
+        host_note = ("Host class: memcpy of 64 KiB ran at %s in this run (below %.0f GB/s): not the "
+                     "class of host where BENCHMARKING.md's desert-rust figures were measured, so "
+                     "the desert-rust columns and targets are left out; compare with the peers of "
+                     "this run instead." % ("%.1f GB/s" % mgbs if mgbs else "an unmeasured rate",
+                                            REFERENCE_MEMCPY_GBS))
+    lines += ["## 2. Codec suite: the desert case inventory (BENCHMARKING.md §2)", "", host_note, "",
               "*vs memcpy*: our time / one memcpy of the case's wire bytes (same rotation). "
               "*msgpack-c*, *protobuf-c*: their time / ours (above 1 = we are faster). "
               "*speedup*: desert-rust reference / our time (reference measured for desert-rust "
@@ -490,8 +523,10 @@ def main(argv):
 
     targets += wtargets
     lines += ["## 4. Targets", "",
-              "Checked on the process-default ISA (%s) rows; the desert-rust and memcpy targets on the "
-              "headline rows." % active, "",
+              "Checked on the process-default ISA (%s) rows: every row with a msgpack-c or protobuf-c "
+              "row faster than both; on a reference-class host cases 1, 3, 5, 8, 10, 13, 16 encode "
+              "and 17 at least 3x faster than desert-rust and case 2 <= 1 ns; bulk cases 6, 7, 14, "
+              "15 serialize and deserialize each <= %.1fx memcpy." % (active, MEMCPY_TARGET), "",
               "| target | row | ISA | met | measured |", "|---|---|---|---|---|"]
     missed = 0
     for kind, key, isa, _t, ok, text in targets:
