@@ -682,12 +682,117 @@ static void test_dedup_ids(void **state) {
   desert_writer_free(w);
 }
 
+/* ---- field chunks by name: shared literals, copies, same first byte ----------------
+ * The description-based field starts find a field's chunk by a scan that
+ * trusts a step name that is the field name's own pointer, skips names
+ * with another first byte, and leaves anything else to full comparisons.
+ * R {id, tally, tags (added, step 1), total (added, step 2)}: "tally"
+ * shares its first byte with both step names but is in chunk 0. Version 2:
+ * 02 | size0 size1 size2 | id tally | tags | total; version-1 data has no
+ * chunk 2 (total takes its default). */
+
+static size_t expected_names(uint8_t *o, int version, int32_t id, int32_t tally, int32_t total) {
+  uint8_t c0[16], c1[16], c2[16];
+  size_t n0 = put_i32(c0, id), n1 = put_str(c1, "ab", 2), n2 = put_i32(c2, total);
+  n0 += put_i32(c0 + n0, tally);
+  size_t n = 0;
+  o[n++] = (uint8_t)version;
+  n += put_var(o + n, zz((int32_t)n0));
+  n += put_var(o + n, zz((int32_t)n1));
+  if (version == 2) n += put_var(o + n, zz((int32_t)n2));
+  memcpy(o + n, c0, n0);
+  n += n0;
+  memcpy(o + n, c1, n1);
+  n += n1;
+  if (version == 2) {
+    memcpy(o + n, c2, n2);
+    n += n2;
+  }
+  return n;
+}
+
+static void test_field_names(void **state) {
+  (void)state;
+  static const desert_field_desc f[] = {{"id", 0}, {"tally", 0}, {"tags", 0}, {"total", 0}};
+  char tags_copy[] = "tags", total_copy[] = "total";
+  for (int variant = 0; variant < 2; variant++) { /* step names: the field's pointers, copies */
+    const desert_evolution_step st[2] = {
+        {DESERT_STEP_FIELD_ADDED, variant ? tags_copy : f[2].name, false},
+        {DESERT_STEP_FIELD_ADDED, variant ? total_copy : f[3].name, true}};
+    const desert_record_desc d = DESERT_RECORD_DESC("R", f, st);
+    desert_record_plan *plan = NULL;
+    assert_int_equal(desert_record_plan_create(&d, NULL, &plan), DESERT_OK);
+    uint8_t want[64], want1[64];
+    size_t n = expected_names(want, 2, 7, -3, 99);
+    size_t n1 = expected_names(want1, 1, 7, -3, 0);
+    for (int use_plan = 0; use_plan < 2; use_plan++) {
+      desert_writer *w = rt_writer(0);
+      desert_record_writer rw;
+      assert_int_equal(use_plan ? desert_record_write_begin_plan(w, plan, &rw)
+                                : desert_record_write_begin(w, &d, &rw),
+                       DESERT_OK);
+      desert_record_write_field(&rw, 0);
+      desert_write_i32(w, 7);
+      desert_record_write_field(&rw, 1);
+      desert_write_i32(w, -3);
+      desert_record_write_field(&rw, 2);
+      desert_write_string(w, "ab", 2);
+      desert_record_write_field(&rw, 3);
+      desert_write_i32(w, 99);
+      assert_int_equal(desert_record_write_end(&rw), DESERT_OK);
+      size_t len;
+      const uint8_t *got = desert_writer_data(w, &len);
+      desert_assert_bytes_equal(want, n, got, len);
+      /* read back, then version-1 data */
+      for (int old = 0; old < 2; old++) {
+        desert_reader *r = rt_reader(0);
+        desert_reader_begin(r, old ? want1 : want, old ? n1 : n);
+        desert_record_reader rr;
+        desert_field_action a = DESERT_FIELD_NONE;
+        int32_t id = 0, tally = 0, total = 0;
+        desert_str tags = {NULL, 0};
+        assert_int_equal(use_plan ? desert_record_read_begin_plan(r, plan, &rr)
+                                  : desert_record_read_begin(r, &d, &rr),
+                         DESERT_OK);
+        assert_int_equal(desert_record_read_field(&rr, 0, &a), DESERT_OK);
+        assert_int_equal(a, DESERT_FIELD_READ);
+        assert_int_equal(desert_read_i32(r, &id), DESERT_OK);
+        assert_int_equal(desert_record_read_field(&rr, 1, &a), DESERT_OK);
+        assert_int_equal(a, DESERT_FIELD_READ);
+        assert_int_equal(desert_read_i32(r, &tally), DESERT_OK);
+        assert_int_equal(desert_record_read_field(&rr, 2, &a), DESERT_OK);
+        assert_int_equal(a, DESERT_FIELD_READ);
+        assert_int_equal(desert_read_string(r, &tags), DESERT_OK);
+        assert_int_equal(desert_record_read_field(&rr, 3, &a), DESERT_OK);
+        assert_int_equal(a, old ? DESERT_FIELD_DEFAULT : DESERT_FIELD_READ);
+        if (!old) assert_int_equal(desert_read_i32(r, &total), DESERT_OK);
+        assert_int_equal(desert_record_read_end(&rr), DESERT_OK);
+        assert_int_equal(desert_reader_remaining(r), 0);
+        assert_int_equal(id, 7);
+        assert_int_equal(tally, -3);
+        assert_int_equal(tags.len, 2);
+        assert_memory_equal(tags.ptr, "ab", 2);
+        assert_int_equal(total, old ? 0 : 99);
+        desert_reader_free(r);
+      }
+      /* a field out of order fails as before: DESERT_E_STATE */
+      desert_writer_reset(w);
+      assert_int_equal(use_plan ? desert_record_write_begin_plan(w, plan, &rw)
+                                : desert_record_write_begin(w, &d, &rw),
+                       DESERT_OK);
+      assert_int_equal(desert_record_write_field(&rw, 2), DESERT_E_STATE);
+      desert_writer_free(w);
+    }
+    desert_record_plan_free(plan);
+  }
+}
+
 int main(void) {
   const struct CMUnitTest tests[] = {
       cmocka_unit_test(test_plan_api),        cmocka_unit_test(test_tuple_plan_misuse),
       cmocka_unit_test(test_in_place_chunk0), cmocka_unit_test(test_hint_address_reuse),
-      cmocka_unit_test(test_differential),
-      cmocka_unit_test(test_cstruct_plan),    cmocka_unit_test(test_dedup_ids),
+      cmocka_unit_test(test_differential),    cmocka_unit_test(test_cstruct_plan),
+      cmocka_unit_test(test_dedup_ids),       cmocka_unit_test(test_field_names),
   };
   return cmocka_run_group_tests_name("record_plan", tests, NULL, NULL);
 }

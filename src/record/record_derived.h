@@ -6,6 +6,8 @@
 #ifndef DESERT_RECORD_DERIVED_H
 #define DESERT_RECORD_DERIVED_H
 
+#include <limits.h>
+
 #include "desert/record.h"
 #include "base/internal.h"
 
@@ -23,6 +25,24 @@ DESERT_INLINE desert_status desert_rec_quick_check(const desert_record_desc *d) 
   if (!d) return DESERT_E_ARGUMENT;
   if (d->field_count && !d->fields) return DESERT_E_ARGUMENT;
   return d->step_count ? desert_rec_quick_check_steps(d) : DESERT_OK;
+}
+
+/* desert_rec_field_quick_chunk's answer when it cannot tell. */
+#define DESERT_REC_CHUNK_UNSURE UINT_MAX
+/* The chunk of the field named `name` (the last FieldAdded step naming it,
+ * else 0) by a scan that calls nothing, so that the hot paths that run it
+ * for every field save no registers; DESERT_REC_CHUNK_UNSURE when a step's
+ * name is another pointer with the same first byte (only a full comparison
+ * can tell: desert_rec_field_chunk). Step names are not NULL
+ * (desert_rec_quick_check). */
+DESERT_INLINE unsigned desert_rec_field_quick_chunk(const desert_record_desc *d, const char *name) {
+  for (size_t s = d->step_count; s-- > 0;) {
+    const desert_evolution_step *st = &d->steps[s];
+    if (st->kind != DESERT_STEP_FIELD_ADDED) continue;
+    if (st->field == name) return (unsigned)(s + 1);
+    if (st->field[0] == name[0]) return DESERT_REC_CHUNK_UNSURE;
+  }
+  return 0;
 }
 
 /* Chunk of field `index` (the last FieldAdded step naming it, else 0) and,

@@ -26,28 +26,35 @@ static inline bool same_name(const char *a, const char *b) {
   return a == b || (a[0] == b[0] && strcmp(a, b) == 0);
 }
 
-unsigned desert_rec_field_chunk(const desert_record_desc *d, size_t index, bool *has_default) {
-  const char *name = d->fields[index].name;
-  /* Backwards: if two FieldAdded steps name the field, the later one wins. */
+/* Index + 1 of the last step of kind `kind` that names `name`, else 0. */
+static unsigned last_step_naming(const desert_record_desc *d, int kind, const char *name) {
   for (size_t s = d->step_count; s-- > 0;) {
     const desert_evolution_step *st = &d->steps[s];
-    if (st->kind == DESERT_STEP_FIELD_ADDED && same_name(st->field, name)) {
-      if (has_default) *has_default = st->has_default;
-      return (unsigned)(s + 1);
-    }
+    if ((int)st->kind == kind && same_name(st->field, name)) return (unsigned)(s + 1);
   }
-  if (has_default) *has_default = false;
   return 0;
 }
 
-unsigned desert_rec_made_optional_index(const desert_record_desc *d, size_t index) {
+/* The comparisons the quick scan could not make; out of line so that the
+ * common path below is a tail call away from it (no saved registers). */
+__attribute__((noinline)) static unsigned field_chunk_slow(const desert_record_desc *d,
+                                                           const char *name, bool *has_default) {
+  unsigned c = last_step_naming(d, DESERT_STEP_FIELD_ADDED, name);
+  if (has_default) *has_default = c ? d->steps[c - 1].has_default : false;
+  return c;
+}
+
+unsigned desert_rec_field_chunk(const desert_record_desc *d, size_t index, bool *has_default) {
+  /* If two FieldAdded steps name the field, the later one wins. */
   const char *name = d->fields[index].name;
-  for (size_t s = d->step_count; s-- > 0;) {
-    const desert_evolution_step *st = &d->steps[s];
-    if (st->kind == DESERT_STEP_FIELD_MADE_OPTIONAL && same_name(st->field, name))
-      return (unsigned)(s + 1);
-  }
-  return 0;
+  unsigned c = desert_rec_field_quick_chunk(d, name);
+  if (c == DESERT_REC_CHUNK_UNSURE) return field_chunk_slow(d, name, has_default);
+  if (has_default) *has_default = c ? d->steps[c - 1].has_default : false;
+  return c;
+}
+
+unsigned desert_rec_made_optional_index(const desert_record_desc *d, size_t index) {
+  return last_step_naming(d, DESERT_STEP_FIELD_MADE_OPTIONAL, d->fields[index].name);
 }
 
 size_t desert_rec_find_field(const desert_record_desc *d, const char *name) {

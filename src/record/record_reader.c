@@ -281,8 +281,10 @@ static void read_finish(desert_record_reader *rr) {
   rr->chunk_ = NO_CHUNK;
 }
 
-static desert_status read_begin(desert_reader *r, const desert_record_desc *d,
-                                const desert_record_plan *plan, desert_record_reader *rr) {
+/* Inlined into both begin calls: the description-based one would
+ * otherwise pay a second call per record. */
+DESERT_INLINE desert_status read_begin(desert_reader *r, const desert_record_desc *d,
+                                       const desert_record_plan *plan, desert_record_reader *rr) {
   if (!r || !rr) return DESERT_E_ARGUMENT;
   desert_zero(rr, sizeof *rr); /* not memset: see desert_zero */
   rr->r = r;
@@ -441,6 +443,57 @@ REC_NOINLINE static desert_status read_field_plan(desert_record_reader *rr, size
   return read_field_impl(rr, index, action, rr->plan_);
 }
 
+/* A required field read in order from versioned data whose header
+ * removed no field and made none optional is a chunk switch, done here;
+ * without a plan its chunk is the last FieldAdded step naming it, found by
+ * a scan that calls nothing (so that this path saves no registers).
+ * Anything else — a step whose name is another pointer with the same
+ * first byte, data older than the field, misuse, errors — takes the
+ * general path, which starts over (nothing is changed before it). Inlined
+ * twice like read_field_impl. */
+DESERT_INLINE desert_status read_field_versioned(desert_record_reader *rr, size_t index,
+                                                 desert_field_action *action,
+                                                 const desert_record_plan *plan) {
+  desert_reader *r = rr->r;
+  const desert_record_desc *d = rr->desc;
+  if (!r || r->status || rr->state_ != 1 || !action || index != rr->next_ ||
+      index >= d->field_count)
+    goto general;
+  rec_rframe *f = rr_frame(rr);
+  if (!f || f->nremoved || f->nmo) goto general;
+  unsigned c = 0;
+  if (plan) {
+    if (plan->fields[index].flags) goto general;
+    c = plan->fields[index].chunk;
+  } else {
+    const char *name = d->fields[index].name;
+    if (!name || d->fields[index].flags) goto general;
+    c = desert_rec_field_quick_chunk(d, name); /* (UNSURE fails the test below) */
+  }
+  if (c > rr->version_ || c >= f->nentries) goto general;
+  rr->next_ = index + 1;
+  leave_chunk(rr, f);
+  ++frame_counters(f)[c]; /* (positions only matter to made-optional entries) */
+  rec_entry *x = &frame_entries(f)[c];
+  rr->chunk_ = c;
+  r->pos = x->cur;
+  r->end = x->end;
+  *action = DESERT_FIELD_READ;
+  return DESERT_OK;
+general:
+  return plan ? read_field_plan(rr, index, action) : read_field_desc(rr, index, action);
+}
+
+REC_NOINLINE static desert_status read_field_desc_versioned(desert_record_reader *rr, size_t index,
+                                                            desert_field_action *action) {
+  return read_field_versioned(rr, index, action, NULL);
+}
+
+REC_NOINLINE static desert_status read_field_plan_versioned(desert_record_reader *rr, size_t index,
+                                                            desert_field_action *action) {
+  return read_field_versioned(rr, index, action, rr->plan_);
+}
+
 /* A required field read in order from version-0 data by a description
  * without steps (tuples, map entries, plain records; with a plan: a plain
  * plan) is a counter step, done here; anything else, misuse and errors
@@ -448,20 +501,23 @@ REC_NOINLINE static desert_status read_field_plan(desert_record_reader *rr, size
  * registers) with its own statuses. */
 desert_status desert_record_read_field(desert_record_reader *rr, size_t index,
                                        desert_field_action *action) {
-  if (!rr || !rr->r || rr->r->status || rr->state_ != 1 || rr->frame_ != NO_FRAME || !action ||
-      index != rr->next_)
-    return rr && rr->plan_ ? read_field_plan(rr, index, action)
-                           : read_field_desc(rr, index, action);
+  if (!rr) return DESERT_E_ARGUMENT;
   const desert_record_plan *p = rr->plan_;
-  bool plain;
-  if (p) {
-    plain = (p->flags & REC_PLAN_PLAIN) && index < p->field_count;
-  } else {
+  if (!p) {
+    /* Without a plan, versioned data has a path of its own (first, so
+     * that it pays no checks twice). */
     const desert_record_desc *d = rr->desc;
-    plain = d->step_count == 0 && index < d->field_count && d->fields[index].name &&
-            d->fields[index].flags == 0;
+    if (rr->frame_ != NO_FRAME) return read_field_desc_versioned(rr, index, action);
+    if (!rr->r || rr->r->status || rr->state_ != 1 || !action || index != rr->next_ ||
+        d->step_count || index >= d->field_count || !d->fields[index].name ||
+        d->fields[index].flags)
+      return read_field_desc(rr, index, action);
+  } else if (rr->frame_ != NO_FRAME) {
+    return read_field_plan_versioned(rr, index, action);
+  } else if (!rr->r || rr->r->status || rr->state_ != 1 || !action || index != rr->next_ ||
+             !(p->flags & REC_PLAN_PLAIN) || index >= p->field_count) {
+    return read_field_plan(rr, index, action);
   }
-  if (!plain) return p ? read_field_plan(rr, index, action) : read_field_desc(rr, index, action);
   rr->next_ = index + 1;
   *action = DESERT_FIELD_READ;
   return DESERT_OK;

@@ -152,8 +152,8 @@ static bool grow_array(desert_writer *w, void **arr, size_t *cap, size_t need, s
 
 /* Takes n empty buffers for a record at nesting depth `depth`; *frame and
  * *base say where they are. */
-static desert_status pool_take(desert_writer *w, unsigned depth, size_t n, size_t *frame,
-                               size_t *base, size_t *serial) {
+DESERT_INLINE desert_status pool_take(desert_writer *w, unsigned depth, size_t n, size_t *frame,
+                                      size_t *base, size_t *serial) {
   rec_wpool *p = pool_get(w);
   if (!p) return DESERT_E_NOMEM;
   while (p->nframes && p->frames[p->nframes - 1].depth >= depth) p->nframes--;
@@ -203,6 +203,16 @@ static inline desert_wtarget *chunk_target(const rec_wpool *p, const desert_reco
 /* Copies n bytes between non-overlapping ranges with fixed-size (possibly
  * overlapping) accesses inside [0, n) when n <= 16 — headers almost always
  * are — rather than a library call; src NULL zeroes. */
+/* Copies the first and the last w bytes of [0, n), w <= n, w <= 8 (a
+ * constant once inlined, so each memcpy is one move). */
+DESERT_INLINE void copy_ends(uint8_t *dst, const uint8_t *src, size_t n, size_t w) {
+  uint64_t a = 0, b = 0;
+  memcpy(&a, src, w);
+  memcpy(&b, src + n - w, w);
+  memcpy(dst, &a, w);
+  memcpy(dst + n - w, &b, w);
+}
+
 static inline void small_copy(uint8_t *dst, const uint8_t *src, size_t n) {
   static const uint8_t zeros[16];
   if (n > 16) {
@@ -211,20 +221,17 @@ static inline void small_copy(uint8_t *dst, const uint8_t *src, size_t n) {
     return;
   }
   if (!src) src = zeros;
+  /* Two accesses of width w at both ends; not a byte loop for n < 4: gcc
+   * turns that into a memcpy call, which costs more than the 2- or 3-byte
+   * headers it copies. */
   if (n >= 8) {
-    uint64_t a, b;
-    memcpy(&a, src, 8);
-    memcpy(&b, src + n - 8, 8);
-    memcpy(dst, &a, 8);
-    memcpy(dst + n - 8, &b, 8);
+    copy_ends(dst, src, n, 8);
   } else if (n >= 4) {
-    uint32_t a, b;
-    memcpy(&a, src, 4);
-    memcpy(&b, src + n - 4, 4);
-    memcpy(dst, &a, 4);
-    memcpy(dst + n - 4, &b, 4);
-  } else {
-    for (size_t i = 0; i < n; i++) dst[i] = src[i];
+    copy_ends(dst, src, n, 4);
+  } else if (n >= 2) {
+    copy_ends(dst, src, n, 2);
+  } else if (n) {
+    dst[0] = src[0];
   }
 }
 
@@ -235,7 +242,7 @@ static inline unsigned hint_slot(const void *key) {
 /* Reserves the header's room in the enclosing GROW target for chunk 0 in
  * place: the last header size of this description, else the fewest bytes
  * any of its headers takes. */
-static desert_status reserve_header(desert_writer *w, desert_record_writer *rw) {
+DESERT_INLINE desert_status reserve_header(desert_writer *w, desert_record_writer *rw) {
   const rec_wpool *p = w->records;
   const desert_record_desc *d = rw->desc;
   /* A hint is the size of a real header of d, so at least its minimum
@@ -254,8 +261,10 @@ static desert_status reserve_header(desert_writer *w, desert_record_writer *rw) 
   return DESERT_OK;
 }
 
-static desert_status write_begin(desert_writer *w, const desert_record_desc *d,
-                                 const desert_record_plan *plan, desert_record_writer *rw) {
+/* Inlined into both begin calls: the description-based one would
+ * otherwise pay a second call per record. */
+DESERT_INLINE desert_status write_begin(desert_writer *w, const desert_record_desc *d,
+                                        const desert_record_plan *plan, desert_record_writer *rw) {
   if (!w || !rw) return DESERT_E_ARGUMENT;
   desert_zero(rw, sizeof *rw); /* not memset: see desert_zero */
   rw->w = w;
@@ -353,6 +362,29 @@ REC_NOINLINE static desert_status write_field_plan(desert_record_writer *rw, siz
   return write_field_impl(rw, index, rw->plan_);
 }
 
+/* Without a plan, a versioned record's field started right after the
+ * previous one (none skipped) and not transient: its chunk is the last
+ * FieldAdded step naming it, found here by a scan that calls nothing (so
+ * that this path saves no registers). A step whose name is another
+ * pointer with the same first byte needs a full comparison: that case,
+ * and anything else, misuse and errors included, takes the general path,
+ * which starts over with its own statuses (nothing is changed before). */
+REC_NOINLINE static desert_status write_field_desc_versioned(desert_record_writer *rw,
+                                                             size_t index) {
+  desert_writer *w = rw->w;
+  const desert_record_desc *d = rw->desc;
+  if (!w || rw->state_ != 1 || w->status || index != rw->next_ || index >= d->field_count)
+    return write_field_desc(rw, index);
+  const char *name = d->fields[index].name;
+  if (!name || (d->fields[index].flags & DESERT_FIELD_TRANSIENT) || !frame_live(w, rw))
+    return write_field_desc(rw, index);
+  unsigned c = desert_rec_field_quick_chunk(d, name);
+  if (c == DESERT_REC_CHUNK_UNSURE) return write_field_desc(rw, index);
+  enter_chunk(w, rw, c);
+  rw->next_ = index + 1;
+  return DESERT_OK;
+}
+
 /* With a plan, a field started in order is a few comparisons with the
  * plan's data (and a chunk switch for versioned records), done here;
  * anything else, misuse and errors included, takes the general path (out
@@ -360,10 +392,13 @@ REC_NOINLINE static desert_status write_field_plan(desert_record_writer *rw, siz
 desert_status desert_record_write_field(desert_record_writer *rw, size_t index) {
   const desert_record_plan *p;
   if (!rw || (p = rw->plan_) == NULL) {
-    /* Without a plan, the same shortcut for a version-0 record's fields
-     * started one after the other (none skipped, none transient). */
-    if (rw && rw->w && !rw->version_ && rw->state_ == 1 && !rw->w->status &&
-        index == rw->next_ && index < rw->desc->field_count && rw->desc->fields[index].name &&
+    /* Without a plan, a versioned record has a path of its own (first, so
+     * that it pays no checks twice); a version-0 record's fields started
+     * one after the other (none skipped, none transient) the same shortcut
+     * as a plan's. */
+    if (rw && rw->version_) return write_field_desc_versioned(rw, index);
+    if (rw && rw->w && rw->state_ == 1 && !rw->w->status && index == rw->next_ &&
+        index < rw->desc->field_count && rw->desc->fields[index].name &&
         !(rw->desc->fields[index].flags & DESERT_FIELD_TRANSIENT)) {
       rw->next_ = index + 1;
       return DESERT_OK;
@@ -431,7 +466,11 @@ static desert_status write_header(desert_writer *w, const desert_record_writer *
   size_t nfresh = 0;
   for (unsigned i = 0; i <= rw->version_; i++) {
     desert_rec_hentry e = {REC_H_CHUNK, 0};
-    if (i) e = plan ? plan->entries[i - 1] : desert_rec_compute_entry(d, i - 1);
+    /* (a FieldAdded step's entry is its chunk's size: no call for it) */
+    if (i)
+      e = plan                                              ? plan->entries[i - 1]
+          : d->steps[i - 1].kind == DESERT_STEP_FIELD_ADDED ? e
+                                                            : desert_rec_compute_entry(d, i - 1);
     switch (e.kind) {
     case REC_H_CHUNK: {
       size_t size = i ? chunk_target(pool, rw, i)->len : size0;
