@@ -168,12 +168,24 @@ void desert_reader_leave(desert_reader *r) {
 
 /* ---- fixed-width primitives ------------------------------------------------ */
 
-#define DESERT_R_FIXED(name, type, n, get)                        \
-  desert_status desert_read_##name(desert_reader *r, type *out) { \
-    const uint8_t *p = desert_r_take(r, n);                       \
-    if (DESERT_UNLIKELY(!p)) return r->status;                    \
-    *out = get;                                                   \
-    return DESERT_OK;                                             \
+/* A fixed-width read: the bytes in view are read in place; anything else
+ * (a refill, the end of input) tail-calls a cold twin, so the common path
+ * needs no stack frame. */
+#define DESERT_R_FIXED(name, type, n, get)                                           \
+  static __attribute__((noinline, cold)) desert_status read_##name##_slow(          \
+      desert_reader *r, type *out) {                                                 \
+    const uint8_t *p = desert_r_take_slow(r, n);                                     \
+    if (!p) return r->status;                                                        \
+    *out = get;                                                                      \
+    return DESERT_OK;                                                                \
+  }                                                                                  \
+  desert_status desert_read_##name(desert_reader *r, type *out) {                    \
+    if (DESERT_UNLIKELY(r->status)) return r->status;                                \
+    if (DESERT_UNLIKELY(r->end - r->pos < (size_t)(n))) return read_##name##_slow(r, out); \
+    const uint8_t *p = r->base + r->pos;                                             \
+    r->pos += (n);                                                                   \
+    *out = get;                                                                      \
+    return DESERT_OK;                                                                \
   }
 
 /* Signed and float bit patterns: reader_inline.h's desert_fast_as_*_
@@ -206,6 +218,16 @@ desert_status desert_read_raw(desert_reader *r, size_t n, const uint8_t **out) {
 }
 
 /* ---- variable-length integers ------------------------------------------------ */
+
+const uint8_t *desert_r_take_slow(desert_reader *r, size_t n) {
+  if (!desert_r_want(r, n)) {
+    desert_r_fail(r, DESERT_E_INPUT_ENDED, r->pos);
+    return NULL;
+  }
+  const uint8_t *p = r->base + r->pos;
+  r->pos += n;
+  return p;
+}
 
 desert_status desert_r_var_u32_slow(desert_reader *r, uint32_t *out) {
   if (r->status) return r->status;
