@@ -60,8 +60,9 @@ endif()
 # gcc_enums_v0_*: test/gen_c/schema_table.cmake);
 # golden_corpus_gen_c_table.h lists them for the test,
 # which also fails when the folder holds a schema document it was not built
-# with.
-if(TARGET desert_cli AND TARGET test_golden_corpus_gen_c)
+# with. Without the tools the generator is test/fuzz.cmake's private copy
+# (DESERT_GEN_C_EXECUTABLE; fuzz.cmake is included before this file).
+if((TARGET desert_cli OR DESERT_GEN_C_EXECUTABLE) AND TARGET test_golden_corpus_gen_c)
   file(GLOB _gc_schemas CONFIGURE_DEPENDS ${_gc_dir}/*.schema.json)
   set(_gc_gen_in ${CMAKE_CURRENT_BINARY_DIR}/golden_corpus_gen_c_in)
   set(_gc_gen_out ${CMAKE_CURRENT_BINARY_DIR}/golden_corpus_gen_c_src)
