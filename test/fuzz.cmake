@@ -6,6 +6,10 @@
 #    (test fuzz_replay_<target>; codec targets also once per runnable ISA).
 #    The golden target additionally replays ${DESERT_GOLDEN_DIR}/dataset1.bin
 #    and a few derived mutations in memory.
+#  * gen_c (test/fuzz/fuzz_gen_c.c): code `desert gen-c` generates from
+#    DESERT_FUZZ_GEN_C_SCHEMAS, in lockstep with the runtime type codec; each
+#    target that compiles the harness gets its own generated copy
+#    (desert_fuzz_gen_c_code; the libFuzzer one in test/fuzz/CMakeLists.txt).
 #  * test_golden_sweeps, test_resource_bounds (test/test_*.c): the golden
 #    model codec and the harness helpers compiled in.
 #  * DESERT_BUILD_FUZZERS=ON with clang: the libFuzzer executables
@@ -19,7 +23,50 @@ set(DESERT_FUZZ_TARGETS
 if(TARGET desert_json)
   list(APPEND DESERT_FUZZ_TARGETS types schema_json stream)
 endif()
-set(DESERT_FUZZ_JSON_TARGETS types schema_json stream)
+set(DESERT_FUZZ_JSON_TARGETS types schema_json stream gen_c)
+
+# gen_c: decoders `desert gen-c` generates (tools/gen_c) from fixed schema
+# documents, against the runtime path. The generator is desert_cli; a build
+# without the tools (the fuzz preset) gets a private copy of it,
+# desert_fuzz_gen_c_tool (the same sources, linked to the fuzzing library
+# when the libFuzzer harnesses are built, else to the ordinary one).
+set(DESERT_FUZZ_GEN_C_SCHEMAS
+  ${PROJECT_SOURCE_DIR}/golden/collections.schema.json
+  ${PROJECT_SOURCE_DIR}/golden/compressed.schema.json
+  ${PROJECT_SOURCE_DIR}/golden/enums.schema.json
+  ${PROJECT_SOURCE_DIR}/golden/evolution.schema.json
+  ${PROJECT_SOURCE_DIR}/golden/evolution.v0.schema.json
+  ${PROJECT_SOURCE_DIR}/golden/options_scala.schema.json
+  ${PROJECT_SOURCE_DIR}/golden/primitives.schema.json
+  ${PROJECT_SOURCE_DIR}/golden/strings.schema.json
+  ${PROJECT_SOURCE_DIR}/golden/time.schema.json)
+if(EXISTS ${DESERT_GOLDEN_DIR}/dataset1.schema.json)
+  list(APPEND DESERT_FUZZ_GEN_C_SCHEMAS ${DESERT_GOLDEN_DIR}/dataset1.schema.json)
+endif()
+if(TARGET desert_json)
+  set(_fz_gen_clang FALSE)
+  if(DESERT_BUILD_FUZZERS AND CMAKE_C_COMPILER_ID MATCHES "Clang")
+    set(_fz_gen_clang TRUE)
+  endif()
+  if(NOT TARGET desert_cli)
+    file(GLOB _fz_gen_tool_src CONFIGURE_DEPENDS ${PROJECT_SOURCE_DIR}/tools/cli_*.c
+      ${PROJECT_SOURCE_DIR}/tools/gen_c/*.c)
+    add_executable(desert_fuzz_gen_c_tool ${PROJECT_SOURCE_DIR}/tools/desert_cli.c ${_fz_gen_tool_src})
+    if(_fz_gen_clang) # no second ordinary libdesert in a fuzz build
+      target_link_libraries(desert_fuzz_gen_c_tool PRIVATE desert_fuzz_json)
+      target_link_options(desert_fuzz_gen_c_tool PRIVATE -fsanitize=fuzzer-no-link,address,undefined)
+    else()
+      target_link_libraries(desert_fuzz_gen_c_tool PRIVATE desert::desert desert::json)
+    endif()
+    # A target name as the COMMAND of desert_generate_c's custom command:
+    # CMake runs the built program and builds it first.
+    set(DESERT_GEN_C_EXECUTABLE desert_fuzz_gen_c_tool)
+  endif()
+  include(${CMAKE_CURRENT_LIST_DIR}/gen_c/schema_table.cmake)
+  desert_gen_c_schema_table(${CMAKE_CURRENT_BINARY_DIR}/gen_c_fuzz_in fgc gen_c_fuzz_table.h
+    DESERT_FUZZ_GEN_C_COPIES ${DESERT_FUZZ_GEN_C_SCHEMAS})
+  list(APPEND DESERT_FUZZ_TARGETS gen_c)
+endif()
 set(DESERT_FUZZ_SRC ${CMAKE_CURRENT_SOURCE_DIR}/fuzz)
 set(DESERT_FUZZ_CORPUS ${DESERT_FUZZ_SRC}/corpus)
 set(DESERT_FUZZ_SUPPORT ${CMAKE_CURRENT_SOURCE_DIR}/support)
@@ -43,6 +90,17 @@ function(desert_fuzz_extras target name)
   elseif(name IN_LIST DESERT_FUZZ_JSON_TARGETS)
     target_sources(${target} PRIVATE ${DESERT_FUZZ_SRC}/fuzz_schema_util.c)
   endif()
+  if(name STREQUAL "gen_c")
+    desert_fuzz_gen_c_code(${target})
+  endif()
+endfunction()
+
+# The generated code of gen_c, compiled into target (its own copy per
+# target: each target's compile flags, e.g. the fuzzing coverage, apply).
+function(desert_fuzz_gen_c_code target)
+  desert_generate_c(TARGET ${target} PREFIX fgc OUTPUT_DIR ${CMAKE_CURRENT_BINARY_DIR}/${target}_gen
+    SCHEMAS ${DESERT_FUZZ_GEN_C_COPIES})
+  target_include_directories(${target} PRIVATE ${PROJECT_BINARY_DIR}/test/gen_c_fuzz_in)
 endfunction()
 
 foreach(t ${DESERT_FUZZ_TARGETS})
@@ -109,6 +167,9 @@ if(TARGET test_resource_bounds)
     target_sources(test_resource_bounds PRIVATE ${DESERT_FUZZ_SRC}/fuzz_schema_util.c)
     target_link_libraries(test_resource_bounds PRIVATE desert::json)
     target_compile_definitions(test_resource_bounds PRIVATE DESERT_FUZZ_HAVE_JSON=1)
+  endif()
+  if(gen_c IN_LIST DESERT_FUZZ_TARGETS)
+    desert_fuzz_gen_c_code(test_resource_bounds)
   endif()
   target_include_directories(test_resource_bounds PRIVATE ${DESERT_FUZZ_SRC}
     ${PROJECT_SOURCE_DIR}/examples)

@@ -199,17 +199,6 @@ static void test_older_versions(void **state) {
 
 /* ---- older readers ------------------------------------------------------------------- */
 
-/* Bytes a cross read uses, derived by hand (FORMAT.md §13.5). Every read
- * uses the whole input except one: the current Person reading version-0
- * data takes the fast path and stops after the fields it knows (id 8 bytes,
- * "Bob" 4, age 4, after the version byte: 17), leaving v0's trailing
- * `cache` and `legacy` unread — the documented quirk of removed fields. */
-static size_t cross_consumed(const char *name, const char *version, bool old_reads_new,
-                             size_t len) {
-  if (!old_reads_new && strcmp(name, "evolution") == 0 && strcmp(version, "v0") == 0) return 17;
-  return len;
-}
-
 static void test_cross_reads(void **state) {
   (void)state;
   for (size_t i = 0; i < golden_corpus_version_count; i++) {
@@ -229,9 +218,9 @@ static void test_cross_reads(void **state) {
     char *new_reads_old = must_read_json(old_prefix, ".read-by-current.json", &j2);
     for (size_t k = 0; k < isa_count; k++) {
       check_decode(suffix, old, isas[k], new_bin, new_len, old_reads_new,
-                   cross_consumed(name, version, true, new_len));
+                   golden_corpus_cross_consumed(name, version, 1, new_len));
       check_decode(old_prefix, cur, isas[k], old_bin, old_len, new_reads_old,
-                   cross_consumed(name, version, false, old_len));
+                   golden_corpus_cross_consumed(name, version, 0, old_len));
     }
     free(new_bin);
     free(old_bin);

@@ -44,6 +44,7 @@ int fz_target_inline(const uint8_t *data, size_t size);
 int fz_target_types(const uint8_t *data, size_t size);
 int fz_target_schema_json(const uint8_t *data, size_t size);
 int fz_target_stream(const uint8_t *data, size_t size);
+int fz_target_gen_c(const uint8_t *data, size_t size);
 #endif
 
 static size_t bound(size_t n, size_t d) { return fz_bound(n, d); }
@@ -63,7 +64,7 @@ static const target targets[] = {
     {"roundtrip", fz_target_roundtrip}, {"inline", fz_target_inline},
 #ifdef DESERT_FUZZ_HAVE_JSON
     {"types", fz_target_types},       {"schema_json", fz_target_schema_json},
-    {"stream", fz_target_stream},
+    {"stream", fz_target_stream},     {"gen_c", fz_target_gen_c},
 #endif
 };
 

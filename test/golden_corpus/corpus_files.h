@@ -25,6 +25,15 @@ typedef struct golden_corpus_version {
 extern const golden_corpus_version golden_corpus_versions[];
 extern const size_t golden_corpus_version_count;
 
+/* Bytes a cross read uses, derived by hand (FORMAT.md §13.5): len (the
+ * whole input) for every read except one. The current Person reading
+ * version-0 evolution data takes the fast path and stops after the fields it
+ * knows (id 8 bytes, "Bob" 4, age 4, after the version byte: 17), leaving
+ * v0's trailing `cache` and `legacy` unread — the documented quirk of
+ * removed fields. old_reads_new: the older schema reads the current bytes. */
+size_t golden_corpus_cross_consumed(const char *name, const char *version, int old_reads_new,
+                                    size_t len);
+
 /* Files written through the hand-written API only (no schema document):
  * golden/<name>.bin, described in golden/README.md. */
 #define GOLDEN_CORPUS_ZSTD "zstd"
