@@ -15,7 +15,6 @@ packages=(
   libbenchmark-dev                               # benchmarks
   libmsgpack-dev libprotobuf-c-dev protobuf-c-compiler  # benchmark peers (msgpack-c, protobuf-c)
   libsimdjson-dev                                # benchmark reference (simdjson::validate_utf8)
-  libjansson-dev                                 # JSON (DESIGN.md §7; src/json has its own parser today)
   python3 file binutils                          # test scripts, nm (layer and symbol tests)
   cppcheck                                       # static analysis test (test/static_analysis.cmake)
 )
