@@ -2110,167 +2110,212 @@ static int verify_rec8_size_st(void *p, char *msg, size_t cap) {
 #define HL CODEC_HEADLINE
 
 // clang-format off
+CODEC_BATCH(run_empty)
+CODEC_BATCH(run_i32_ser_st)
+CODEC_BATCH(run_i32_ser)
+CODEC_BATCH(run_i32_de_st)
+CODEC_BATCH(run_i32_de)
+CODEC_BATCH(run_str_ser_st)
+CODEC_BATCH(run_str_ser)
+CODEC_BATCH(run_str_de_st)
+CODEC_BATCH(run_str_de)
+CODEC_BATCH(run_vari32_ser_st)
+CODEC_BATCH(run_vari32_ser)
+CODEC_BATCH(run_i32arr_rt)
+CODEC_BATCH(run_memcpy)
+CODEC_BATCH(run_i32arr_ser)
+CODEC_BATCH(run_i32arr_de)
+CODEC_BATCH(run_bytes_rt)
+CODEC_BATCH(run_bytes_ser)
+CODEC_BATCH(run_bytes_de)
+CODEC_BATCH(run_rec8_rt_st)
+CODEC_BATCH(run_rec8_rt)
+CODEC_BATCH(run_rec8_ser_st)
+CODEC_BATCH(run_rec8_ser)
+CODEC_BATCH(run_rec8_de_st)
+CODEC_BATCH(run_rec8_de)
+CODEC_BATCH(run_rec8_rt_plan)
+CODEC_BATCH(run_rec8_ser_plan)
+CODEC_BATCH(run_rec8_de_plan)
+CODEC_BATCH(run_dedup_ser)
+CODEC_BATCH(run_dedup_de)
+CODEC_BATCH(run_rec8_size_st)
+CODEC_BATCH(run_rec8_size)
+CODEC_BATCH(run_rec8_size_plan)
+CODEC_BATCH(run_str100_rt)
+CODEC_BATCH(run_map100_rt)
+CODEC_BATCH(run_opt_rt_st)
+CODEC_BATCH(run_opt_rt)
+CODEC_BATCH(run_map100_rt_plan)
+CODEC_BATCH(run_golden_decode)
+CODEC_BATCH(run_golden_encode)
+CODEC_BATCH(run_golden_decode_plan)
+CODEC_BATCH(run_golden_encode_plan)
+CODEC_BATCH(run_z_rt)
+CODEC_BATCH(run_member_old_de)
+CODEC_BATCH(run_member_v2_rt)
+
 const codec_case bench_desert_cases[] = {
     {"c00_empty_op", "harness", "empty op: the harness floor", 0, HL, 0, 0, setup_empty,
-     verify_ok, run_empty, free},
+     verify_ok, run_empty, free, run_empty_batch},
     {"c01_i32_ser", "desert", "serialize i32 to a fresh buffer (writer in caller storage, inline write)",
-     1, HL, 8.4, 0, setup_i32_fresh_st, verify_i32_ser_st, run_i32_ser_st, cs_free},
+     1, HL, 8.4, 0, setup_i32_fresh_st, verify_i32_ser_st, run_i32_ser_st, cs_free, run_i32_ser_st_batch},
     {"c01_i32_ser_heap", "desert", "serialize i32 to a fresh buffer (writer create/free per op) (heap contexts, exported functions)",
-     1, 0, 8.4, 0, setup_i32_fresh, verify_i32_ser, run_i32_ser, cs_free},
+     1, 0, 8.4, 0, setup_i32_fresh, verify_i32_ser, run_i32_ser, cs_free, run_i32_ser_batch},
     {"c02_i32_de", "desert", "deserialize i32 (4 B), reader in caller storage, inline read",
-     2, HL, 0.4, 0, setup_i32_reused_st, verify_de_st, run_i32_de_st, cs_free},
+     2, HL, 0.4, 0, setup_i32_reused_st, verify_de_st, run_i32_de_st, cs_free, run_i32_de_st_batch},
     {"c02_i32_de_heap", "desert", "deserialize i32 (4 B) (heap contexts, exported functions)",
-     2, 0, 0.4, 0, setup_i32_reused, verify_i32_de, run_i32_de, cs_free},
+     2, 0, 0.4, 0, setup_i32_reused, verify_i32_de, run_i32_de, cs_free, run_i32_de_batch},
     {"c03_str_ser", "desert", "serialize 43-char string to a fresh buffer (caller storage, inline)",
-     3, HL, 22.8, 0, setup_str_fresh_st, verify_str_ser_st, run_str_ser_st, cs_free},
+     3, HL, 22.8, 0, setup_str_fresh_st, verify_str_ser_st, run_str_ser_st, cs_free, run_str_ser_st_batch},
     {"c03_str_ser_heap", "desert", "serialize 43-char string to a fresh buffer (heap contexts, exported functions)",
-     3, 0, 22.8, 0, setup_str_fresh, verify_str_ser, run_str_ser, cs_free},
+     3, 0, 22.8, 0, setup_str_fresh, verify_str_ser, run_str_ser, cs_free, run_str_ser_batch},
     {"c03_str_ser_reused", "desert", "serialize 43-char string, reused writer in caller storage, inline",
-     3, 0, 22.8, 0, setup_str_reused_st, verify_str_ser_st, run_str_ser_st, cs_free},
+     3, 0, 22.8, 0, setup_str_reused_st, verify_str_ser_st, run_str_ser_st, cs_free, run_str_ser_st_batch},
     {"c03_str_ser_reused_heap", "desert", "serialize 43-char string, reused writer (heap contexts, exported functions)",
-     3, 0, 22.8, 0, setup_str_reused, verify_str_ser, run_str_ser, cs_free},
+     3, 0, 22.8, 0, setup_str_reused, verify_str_ser, run_str_ser, cs_free, run_str_ser_batch},
     {"c04_str_de", "desert", "deserialize 44-byte string (zero-copy view), caller storage, inline",
-     4, HL, 20.9, 0, setup_str_reused_st, verify_de_st, run_str_de_st, cs_free},
+     4, HL, 20.9, 0, setup_str_reused_st, verify_de_st, run_str_de_st, cs_free, run_str_de_st_batch},
     {"c04_str_de_heap", "desert", "deserialize 44-byte string (zero-copy view) (heap contexts, exported functions)",
-     4, 0, 20.9, 0, setup_str_reused, verify_str_de, run_str_de, cs_free},
+     4, 0, 20.9, 0, setup_str_reused, verify_str_de, run_str_de, cs_free, run_str_de_batch},
     {"c05_vari32_ser", "desert", "write var_i32 to a fresh buffer (caller storage, inline)",
-     5, HL, 13.5, 0, setup_vari32_st, verify_vari32_st, run_vari32_ser_st, cs_free},
+     5, HL, 13.5, 0, setup_vari32_st, verify_vari32_st, run_vari32_ser_st, cs_free, run_vari32_ser_st_batch},
     {"c05_vari32_ser_heap", "desert", "write var_i32 to a fresh buffer (heap contexts, exported functions)",
-     5, 0, 13.5, 0, setup_vari32, verify_vari32, run_vari32_ser, cs_free},
+     5, 0, 13.5, 0, setup_vari32, verify_vari32, run_vari32_ser, cs_free, run_vari32_ser_batch},
     {"c06_i32x1000_rt", "desert", "roundtrip i32 x1000 (4,002 B), fresh writer", 6, HL | PI | PF,
-     1315, 1000, setup_i32arr_rt, verify_i32arr, run_i32arr_rt, cs_free},
+     1315, 1000, setup_i32arr_rt, verify_i32arr, run_i32arr_rt, cs_free, run_i32arr_rt_batch},
     {"c06_i32x1000_rt", "memcpy", "memcpy of 4,002 B", 6, 0, 0, 4002, setup_memcpy,
-     verify_memcpy, run_memcpy, cs_free},
+     verify_memcpy, run_memcpy, cs_free, run_memcpy_batch},
     {"c06_i32x1000_rt_reused", "desert", "roundtrip i32 x1000, reused writer", 6, PI | PF, 1315,
-     1000, setup_i32arr_rt_reused, verify_i32arr, run_i32arr_rt, cs_free},
+     1000, setup_i32arr_rt_reused, verify_i32arr, run_i32arr_rt, cs_free, run_i32arr_rt_batch},
     {"c06_i32x1000_ser", "desert", "serialize i32 x1000, reused writer", 6, PI, 0, 1000,
-     setup_i32arr_ser, verify_i32arr, run_i32arr_ser, cs_free},
+     setup_i32arr_ser, verify_i32arr, run_i32arr_ser, cs_free, run_i32arr_ser_batch},
     {"c06_i32x1000_de", "desert", "deserialize i32 x1000 into arena memory", 6, PI, 0, 1000,
-     setup_i32arr_de, verify_i32arr, run_i32arr_de, cs_free},
+     setup_i32arr_de, verify_i32arr, run_i32arr_de, cs_free, run_i32arr_de_batch},
     {"c07_bytes4k_rt", "desert", "roundtrip byte block 4096 B (4,098 B), fresh writer", 7,
-     HL | PI | PF, 160, 4096, setup_bytes_rt, verify_bytes, run_bytes_rt, cs_free},
+     HL | PI | PF, 160, 4096, setup_bytes_rt, verify_bytes, run_bytes_rt, cs_free, run_bytes_rt_batch},
     {"c07_bytes4k_rt", "memcpy", "memcpy of 4,098 B", 7, 0, 0, 4098, setup_memcpy,
-     verify_memcpy, run_memcpy, cs_free},
+     verify_memcpy, run_memcpy, cs_free, run_memcpy_batch},
     {"c07_bytes4k_rt_reused", "desert", "roundtrip byte block 4096 B, reused writer", 7, PI | PF,
-     160, 4096, setup_bytes_rt_reused, verify_bytes, run_bytes_rt, cs_free},
+     160, 4096, setup_bytes_rt_reused, verify_bytes, run_bytes_rt, cs_free, run_bytes_rt_batch},
     {"c07_bytes4k_ser", "desert", "serialize byte block 4096 B, reused writer", 7, PI, 0, 4096,
-     setup_bytes_ser, verify_bytes, run_bytes_ser, cs_free},
+     setup_bytes_ser, verify_bytes, run_bytes_ser, cs_free, run_bytes_ser_batch},
     {"c07_bytes4k_de", "desert", "deserialize byte block 4096 B (zero-copy view)", 7, PI, 0, 4096,
-     setup_bytes_de, verify_bytes, run_bytes_de, cs_free},
+     setup_bytes_de, verify_bytes, run_bytes_de, cs_free, run_bytes_de_batch},
     {"c08_record_rt", "desert", "roundtrip evolved record (54 B), fresh writer in caller storage, plan, inline fields",
-     8, HL, 429, 0, setup_rec8_fresh_st, verify_rec8_st, run_rec8_rt_st, cs_free},
+     8, HL, 429, 0, setup_rec8_fresh_st, verify_rec8_st, run_rec8_rt_st, cs_free, run_rec8_rt_st_batch},
     {"c08_record_rt_heap", "desert", "roundtrip evolved record (54 B), fresh writer (heap contexts, exported functions)",
-     8, 0, 429, 0, setup_rec8_fresh, verify_rec8, run_rec8_rt, cs_free},
+     8, 0, 429, 0, setup_rec8_fresh, verify_rec8, run_rec8_rt, cs_free, run_rec8_rt_batch},
     {"c08_record_rt_reused", "desert", "roundtrip evolved record, reused writer in caller storage, plan, inline fields",
-     8, 0, 429, 0, setup_rec8_reused_st, verify_rec8_st, run_rec8_rt_st, cs_free},
+     8, 0, 429, 0, setup_rec8_reused_st, verify_rec8_st, run_rec8_rt_st, cs_free, run_rec8_rt_st_batch},
     {"c08_record_rt_reused_heap", "desert", "roundtrip evolved record, reused writer (heap contexts, exported functions)",
-     8, 0, 429, 0, setup_rec8_reused, verify_rec8, run_rec8_rt, cs_free},
+     8, 0, 429, 0, setup_rec8_reused, verify_rec8, run_rec8_rt, cs_free, run_rec8_rt_batch},
     {"c08_record_ser", "desert", "serialize evolved record, fresh writer in caller storage, plan, inline fields",
-     8, 0, 0, 0, setup_rec8_fresh_st, verify_rec8_st, run_rec8_ser_st, cs_free},
+     8, 0, 0, 0, setup_rec8_fresh_st, verify_rec8_st, run_rec8_ser_st, cs_free, run_rec8_ser_st_batch},
     {"c08_record_ser_heap", "desert", "serialize evolved record, fresh writer (heap contexts, exported functions)",
-     8, 0, 0, 0, setup_rec8_fresh, verify_rec8, run_rec8_ser, cs_free},
+     8, 0, 0, 0, setup_rec8_fresh, verify_rec8, run_rec8_ser, cs_free, run_rec8_ser_batch},
     {"c08_record_ser_reused", "desert", "serialize evolved record, reused writer in caller storage, plan, inline fields",
-     8, 0, 0, 0, setup_rec8_reused_st, verify_rec8_st, run_rec8_ser_st, cs_free},
+     8, 0, 0, 0, setup_rec8_reused_st, verify_rec8_st, run_rec8_ser_st, cs_free, run_rec8_ser_st_batch},
     {"c08_record_ser_reused_heap", "desert", "serialize evolved record, reused writer (heap contexts, exported functions)",
-     8, 0, 0, 0, setup_rec8_reused, verify_rec8, run_rec8_ser, cs_free},
+     8, 0, 0, 0, setup_rec8_reused, verify_rec8, run_rec8_ser, cs_free, run_rec8_ser_batch},
     {"c08_record_de", "desert", "deserialize evolved record, reader in caller storage, plan, inline fields",
-     8, 0, 0, 0, setup_rec8_reused_st, verify_rec8_st, run_rec8_de_st, cs_free},
+     8, 0, 0, 0, setup_rec8_reused_st, verify_rec8_st, run_rec8_de_st, cs_free, run_rec8_de_st_batch},
     {"c08_record_de_heap", "desert", "deserialize evolved record (heap contexts, exported functions)",
-     8, 0, 0, 0, setup_rec8_reused, verify_rec8, run_rec8_de, cs_free},
+     8, 0, 0, 0, setup_rec8_reused, verify_rec8, run_rec8_de, cs_free, run_rec8_de_batch},
     {"c08_record_rt_plan", "desert", "roundtrip evolved record, fresh writer, prepared plan", 8,
-     0, 429, 0, setup_rec8_fresh, verify_rec8, run_rec8_rt_plan, cs_free},
+     0, 429, 0, setup_rec8_fresh, verify_rec8, run_rec8_rt_plan, cs_free, run_rec8_rt_plan_batch},
     {"c08_record_ser_reused_plan", "desert", "serialize evolved record, reused writer, prepared plan",
-     8, 0, 0, 0, setup_rec8_reused, verify_rec8, run_rec8_ser_plan, cs_free},
+     8, 0, 0, 0, setup_rec8_reused, verify_rec8, run_rec8_ser_plan, cs_free, run_rec8_ser_plan_batch},
     {"c08_record_de_plan", "desert", "deserialize evolved record, prepared plan", 8, 0, 0, 0,
-     setup_rec8_reused, verify_rec8, run_rec8_de_plan, cs_free},
+     setup_rec8_reused, verify_rec8, run_rec8_de_plan, cs_free, run_rec8_de_plan_batch},
     {"c09_dedup100_ser", "desert", "serialize DeduplicatedString x100 (130 B), fresh writer", 9,
-     HL, 3005, 0, setup_dedup_fresh, verify_dedup, run_dedup_ser, cs_free},
+     HL, 3005, 0, setup_dedup_fresh, verify_dedup, run_dedup_ser, cs_free, run_dedup_ser_batch},
     {"c09_dedup100_ser_reused", "desert", "serialize DeduplicatedString x100, reused writer", 9,
-     0, 3005, 0, setup_dedup_reused, verify_dedup, run_dedup_ser, cs_free},
+     0, 3005, 0, setup_dedup_reused, verify_dedup, run_dedup_ser, cs_free, run_dedup_ser_batch},
     {"c09_dedup100_de", "desert", "deserialize DeduplicatedString x100", 9, HL, 3389, 0,
-     setup_dedup_reused, verify_dedup, run_dedup_de, cs_free},
+     setup_dedup_reused, verify_dedup, run_dedup_de, cs_free, run_dedup_de_batch},
     {"c10_record_size", "desert", "serialized size of case 8's record (size-only writer in caller storage, plan, inline)",
-     10, HL, 161, 0, setup_rec8_count_st, verify_rec8_size_st, run_rec8_size_st, cs_free},
+     10, HL, 161, 0, setup_rec8_count_st, verify_rec8_size_st, run_rec8_size_st, cs_free, run_rec8_size_st_batch},
     {"c10_record_size_heap", "desert", "serialized size of case 8's record (size-only writer) (heap contexts, exported functions)",
-     10, 0, 161, 0, setup_rec8_count, verify_rec8_size, run_rec8_size, cs_free},
+     10, 0, 161, 0, setup_rec8_count, verify_rec8_size, run_rec8_size, cs_free, run_rec8_size_batch},
     {"c10_record_size_plan", "desert", "serialized size of case 8's record, prepared plan", 10, 0,
-     161, 0, setup_rec8_count, verify_rec8_size, run_rec8_size_plan, cs_free},
+     161, 0, setup_rec8_count, verify_rec8_size, run_rec8_size_plan, cs_free, run_rec8_size_plan_batch},
     {"c11_str100_rt", "desert", "roundtrip strings item0..item99 (692 B), fresh writer", 11,
-     HL | PI, 3518, 0, setup_str100_fresh, verify_str100, run_str100_rt, cs_free},
+     HL | PI, 3518, 0, setup_str100_fresh, verify_str100, run_str100_rt, cs_free, run_str100_rt_batch},
     {"c11_str100_rt_reused", "desert", "roundtrip strings x100, reused writer", 11, PI, 3518, 0,
-     setup_str100_reused, verify_str100, run_str100_rt, cs_free},
+     setup_str100_reused, verify_str100, run_str100_rt, cs_free, run_str100_rt_batch},
     {"c12_map100_rt", "desert", "roundtrip map String->i32 x100 (1,092 B), fresh writer", 12, HL,
-     7518, 0, setup_map100_fresh, verify_map100, run_map100_rt, cs_free},
+     7518, 0, setup_map100_fresh, verify_map100, run_map100_rt, cs_free, run_map100_rt_batch},
     {"c12_map100_rt_reused", "desert", "roundtrip map String->i32 x100, reused writer", 12, 0,
-     7518, 0, setup_map100_reused, verify_map100, run_map100_rt, cs_free},
+     7518, 0, setup_map100_reused, verify_map100, run_map100_rt, cs_free, run_map100_rt_batch},
     {"c13_opt_i32_rt", "desert", "roundtrip Option<i32> Some(42) (5 B), fresh writer in caller storage, inline",
-     13, HL, 13.3, 0, setup_opt_fresh_st, verify_opt_st, run_opt_rt_st, cs_free},
+     13, HL, 13.3, 0, setup_opt_fresh_st, verify_opt_st, run_opt_rt_st, cs_free, run_opt_rt_st_batch},
     {"c13_opt_i32_rt_heap", "desert", "roundtrip Option<i32> Some(42) (5 B), fresh writer (heap contexts, exported functions)",
-     13, 0, 13.3, 0, setup_opt_fresh, verify_opt, run_opt_rt, cs_free},
+     13, 0, 13.3, 0, setup_opt_fresh, verify_opt, run_opt_rt, cs_free, run_opt_rt_batch},
     {"c13_opt_i32_rt_reused", "desert", "roundtrip Option<i32>, reused writer in caller storage, inline",
-     13, 0, 13.3, 0, setup_opt_reused_st, verify_opt_st, run_opt_rt_st, cs_free},
+     13, 0, 13.3, 0, setup_opt_reused_st, verify_opt_st, run_opt_rt_st, cs_free, run_opt_rt_st_batch},
     {"c13_opt_i32_rt_reused_heap", "desert", "roundtrip Option<i32>, reused writer (heap contexts, exported functions)",
-     13, 0, 13.3, 0, setup_opt_reused, verify_opt, run_opt_rt, cs_free},
+     13, 0, 13.3, 0, setup_opt_reused, verify_opt, run_opt_rt, cs_free, run_opt_rt_batch},
     {"c12_map100_rt_reused_plan", "desert", "roundtrip map x100, reused writer, tuple plan", 12, 0,
-     7518, 0, setup_map100_reused, verify_map100, run_map100_rt_plan, cs_free},
+     7518, 0, setup_map100_reused, verify_map100, run_map100_rt_plan, cs_free, run_map100_rt_plan_batch},
     {"c14_i32x10000_rt", "desert", "roundtrip i32 x10000 (40,003 B), fresh writer", 14,
-     HL | PI | PF, 12222, 10000, setup_i32arr_rt, verify_i32arr, run_i32arr_rt, cs_free},
+     HL | PI | PF, 12222, 10000, setup_i32arr_rt, verify_i32arr, run_i32arr_rt, cs_free, run_i32arr_rt_batch},
     {"c14_i32x10000_rt", "memcpy", "memcpy of 40,003 B", 14, 0, 0, 40003, setup_memcpy,
-     verify_memcpy, run_memcpy, cs_free},
+     verify_memcpy, run_memcpy, cs_free, run_memcpy_batch},
     {"c14_i32x10000_rt_reused", "desert", "roundtrip i32 x10000, reused writer", 14, PI | PF,
-     12222, 10000, setup_i32arr_rt_reused, verify_i32arr, run_i32arr_rt, cs_free},
+     12222, 10000, setup_i32arr_rt_reused, verify_i32arr, run_i32arr_rt, cs_free, run_i32arr_rt_batch},
     {"c14_i32x10000_ser", "desert", "serialize i32 x10000, reused writer", 14, PI, 0, 10000,
-     setup_i32arr_ser, verify_i32arr, run_i32arr_ser, cs_free},
+     setup_i32arr_ser, verify_i32arr, run_i32arr_ser, cs_free, run_i32arr_ser_batch},
     {"c14_i32x10000_de", "desert", "deserialize i32 x10000 into arena memory", 14, PI, 0, 10000,
-     setup_i32arr_de, verify_i32arr, run_i32arr_de, cs_free},
+     setup_i32arr_de, verify_i32arr, run_i32arr_de, cs_free, run_i32arr_de_batch},
     {"c15_bytes64k_rt", "desert", "roundtrip byte block 64 KiB (65,539 B), fresh writer", 15,
-     HL | PI | PF, 1578, 65536, setup_bytes_rt, verify_bytes, run_bytes_rt, cs_free},
+     HL | PI | PF, 1578, 65536, setup_bytes_rt, verify_bytes, run_bytes_rt, cs_free, run_bytes_rt_batch},
     {"c15_bytes64k_rt", "memcpy", "memcpy of 65,539 B", 15, 0, 0, 65539, setup_memcpy,
-     verify_memcpy, run_memcpy, cs_free},
+     verify_memcpy, run_memcpy, cs_free, run_memcpy_batch},
     {"c15_bytes64k_rt_reused", "desert", "roundtrip byte block 64 KiB, reused writer", 15,
-     PI | PF, 1578, 65536, setup_bytes_rt_reused, verify_bytes, run_bytes_rt, cs_free},
+     PI | PF, 1578, 65536, setup_bytes_rt_reused, verify_bytes, run_bytes_rt, cs_free, run_bytes_rt_batch},
     {"c15_bytes64k_ser", "desert", "serialize byte block 64 KiB, reused writer", 15, PI, 0, 65536,
-     setup_bytes_ser, verify_bytes, run_bytes_ser, cs_free},
+     setup_bytes_ser, verify_bytes, run_bytes_ser, cs_free, run_bytes_ser_batch},
     {"c15_bytes64k_de", "desert", "deserialize byte block 64 KiB (zero-copy view)", 15, PI, 0,
-     65536, setup_bytes_de, verify_bytes, run_bytes_de, cs_free},
+     65536, setup_bytes_de, verify_bytes, run_bytes_de, cs_free, run_bytes_de_batch},
     {"c16_golden_decode", "desert", "decode dataset1.bin (242,540 B) into the golden C model", 16,
-     HL | PI | PF, 22392, 0, setup_golden_reused, verify_golden, run_golden_decode, golden_free},
+     HL | PI | PF, 22392, 0, setup_golden_reused, verify_golden, run_golden_decode, golden_free, run_golden_decode_batch},
     {"c16_golden_encode", "desert", "encode the golden model (modern form, 242,534 B), fresh writer",
      
-     16, HL | PI | PF, 28633, 0, setup_golden_fresh, verify_golden, run_golden_encode, golden_free},
+     16, HL | PI | PF, 28633, 0, setup_golden_fresh, verify_golden, run_golden_encode, golden_free, run_golden_encode_batch},
     {"c16_golden_encode_reused", "desert", "encode the golden model, reused writer", 16, PI | PF,
-     28633, 0, setup_golden_reused, verify_golden, run_golden_encode, golden_free},
+     28633, 0, setup_golden_reused, verify_golden, run_golden_encode, golden_free, run_golden_encode_batch},
     {"c16_golden_decode_plan", "desert", "decode dataset1.bin, prepared plans", 16, PI | PF, 22392,
-     0, setup_golden_plan, verify_golden_plan, run_golden_decode_plan, golden_free},
+     0, setup_golden_plan, verify_golden_plan, run_golden_decode_plan, golden_free, run_golden_decode_plan_batch},
     {"c16_golden_encode_reused_plan", "desert", "encode the golden model, reused writer, prepared plans",
      16, PI | PF, 28633, 0, setup_golden_plan, verify_golden_plan, run_golden_encode_plan,
-     golden_free},
+     golden_free, run_golden_encode_plan_batch},
     {"c16_golden_decode_hot", "desert", "decode dataset1.bin, one input every op (warm caches)",
-     16, PI, 22392, 0, setup_golden_hot, verify_golden, run_golden_decode, golden_free},
+     16, PI, 22392, 0, setup_golden_hot, verify_golden, run_golden_decode, golden_free, run_golden_decode_batch},
     {"c16_golden_encode_hot", "desert", "encode the golden model, one model every op, reused writer",
      
-     16, PI, 28633, 0, setup_golden_hot, verify_golden, run_golden_encode, golden_free},
+     16, PI, 28633, 0, setup_golden_hot, verify_golden, run_golden_encode, golden_free, run_golden_encode_batch},
     {"c17_i32_ser_reused", "desert", "serialize i32 into a reused buffer (writer in caller storage, inline)",
-     17, HL, 2.8, 0, setup_i32_reused_st, verify_i32_ser_st, run_i32_ser_st, cs_free},
+     17, HL, 2.8, 0, setup_i32_reused_st, verify_i32_ser_st, run_i32_ser_st, cs_free, run_i32_ser_st_batch},
     {"c17_i32_ser_reused_heap", "desert", "serialize i32 into a reused buffer (heap contexts, exported functions)",
-     17, 0, 2.8, 0, setup_i32_reused, verify_i32_ser, run_i32_ser, cs_free},
+     17, 0, 2.8, 0, setup_i32_reused, verify_i32_ser, run_i32_ser, cs_free, run_i32_ser_batch},
     {"c18_deflate4k_rt", "desert", "roundtrip compressed block 4096 B, raw DEFLATE (desert-rust), reused writer",
      
-     18, HL, 0, 0, setup_z_raw, verify_z, run_z_rt, cs_free},
+     18, HL, 0, 0, setup_z_raw, verify_z, run_z_rt, cs_free, run_z_rt_batch},
     {"c18_zlib4k_rt", "desert", "roundtrip compressed block 4096 B, zlib flavour (desert-scala), reused writer",
      
-     18, 0, 0, 0, setup_z_zlib, verify_z, run_z_rt, cs_free},
+     18, 0, 0, 0, setup_z_zlib, verify_z, run_z_rt, cs_free, run_z_rt_batch},
     {"c18_zstd4k_rt", "desert", "roundtrip compressed block 4096 B, zstd (libdesert extension), reused writer",
      
-     18, 0, 0, 0, setup_z_zstd, verify_z, run_z_rt, cs_free},
+     18, 0, 0, 0, setup_z_zstd, verify_z, run_z_rt, cs_free, run_z_rt_batch},
     {"c19_old_defaults_de", "desert", "deserialize v0 data with a v2 reader (two FieldAdded defaults)",
      
-     19, HL, 0, 0, setup_member_old, verify_member_old, run_member_old_de, cs_free},
+     19, HL, 0, 0, setup_member_old, verify_member_old, run_member_old_de, cs_free, run_member_old_de_batch},
     {"c20_multichunk_rt", "desert", "roundtrip version-2 record with two FieldAdded chunks, fresh writer",
      
-     20, HL, 0, 0, setup_member_v2_fresh, verify_member_v2, run_member_v2_rt, cs_free},
+     20, HL, 0, 0, setup_member_v2_fresh, verify_member_v2, run_member_v2_rt, cs_free, run_member_v2_rt_batch},
     {"c20_multichunk_rt_reused", "desert", "roundtrip version-2 record, reused writer", 20, 0, 0, 0,
-     setup_member_v2_reused, verify_member_v2, run_member_v2_rt, cs_free},
+     setup_member_v2_reused, verify_member_v2, run_member_v2_rt, cs_free, run_member_v2_rt_batch},
 };
 // clang-format on
 const size_t bench_desert_case_count = sizeof bench_desert_cases / sizeof bench_desert_cases[0];

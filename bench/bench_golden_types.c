@@ -574,31 +574,36 @@ static int bench_golden_cstruct_verify(void *p, char *msg, size_t cap) {
 static void bench_golden_types_free(void *p) { gt_free(p); }
 
 // clang-format off
+CODEC_BATCH(bench_golden_types_run_decode)
+CODEC_BATCH(bench_golden_types_run_encode)
+CODEC_BATCH(bench_golden_cstruct_run_decode)
+CODEC_BATCH(bench_golden_cstruct_run_encode)
+
 const codec_case bench_golden_types_cases[] = {
     {"c16_golden_decode_types", "desert",
      "decode dataset1.bin (242,540 B) through the desert_type graph into a value tree", 16,
      CODEC_PER_ISA | CODEC_FAULTS, 0, 0, bench_golden_types_setup_reused,
-     bench_golden_types_verify, bench_golden_types_run_decode, bench_golden_types_free},
+     bench_golden_types_verify, bench_golden_types_run_decode, bench_golden_types_free, bench_golden_types_run_decode_batch},
     {"c16_golden_encode_types", "desert",
      "encode the golden value tree through the desert_type graph (modern form, 242,534 B), fresh writer",
      16, CODEC_PER_ISA | CODEC_FAULTS, 0, 0, bench_golden_types_setup_fresh,
-     bench_golden_types_verify, bench_golden_types_run_encode, bench_golden_types_free},
+     bench_golden_types_verify, bench_golden_types_run_encode, bench_golden_types_free, bench_golden_types_run_encode_batch},
     {"c16_golden_encode_types_reused", "desert",
      "encode the golden value tree through the desert_type graph, reused writer", 16,
      CODEC_PER_ISA | CODEC_FAULTS, 0, 0, bench_golden_types_setup_reused,
-     bench_golden_types_verify, bench_golden_types_run_encode, bench_golden_types_free},
+     bench_golden_types_verify, bench_golden_types_run_encode, bench_golden_types_free, bench_golden_types_run_encode_batch},
     {"c16_golden_decode_cstruct", "desert",
      "decode dataset1.bin (242,540 B) into C structs through desert_cstruct descriptors", 16,
      CODEC_PER_ISA | CODEC_FAULTS, 0, 0, bench_golden_types_setup_reused,
-     bench_golden_cstruct_verify, bench_golden_cstruct_run_decode, bench_golden_types_free},
+     bench_golden_cstruct_verify, bench_golden_cstruct_run_decode, bench_golden_types_free, bench_golden_cstruct_run_decode_batch},
     {"c16_golden_encode_cstruct", "desert",
      "encode the golden C structs through desert_cstruct descriptors (modern form, 242,534 B), fresh writer",
      16, CODEC_PER_ISA | CODEC_FAULTS, 0, 0, bench_golden_types_setup_fresh,
-     bench_golden_cstruct_verify, bench_golden_cstruct_run_encode, bench_golden_types_free},
+     bench_golden_cstruct_verify, bench_golden_cstruct_run_encode, bench_golden_types_free, bench_golden_cstruct_run_encode_batch},
     {"c16_golden_encode_cstruct_reused", "desert",
      "encode the golden C structs through desert_cstruct descriptors, reused writer", 16,
      CODEC_PER_ISA | CODEC_FAULTS, 0, 0, bench_golden_types_setup_reused,
-     bench_golden_cstruct_verify, bench_golden_cstruct_run_encode, bench_golden_types_free},
+     bench_golden_cstruct_verify, bench_golden_cstruct_run_encode, bench_golden_types_free, bench_golden_cstruct_run_encode_batch},
 };
 // clang-format on
 const size_t bench_golden_types_case_count =

@@ -1094,14 +1094,25 @@ static int pb_verify(void *p, char *msg, size_t cap) {
 #define P(lib, vt, op) ((size_t)(lib) * 10000 + (size_t)(vt) * 100 + (size_t)(op))
 
 #ifdef DESERT_BENCH_HAVE_MSGPACK
+CODEC_BATCH(mp_ser_fresh)
+CODEC_BATCH(mp_ser_reused)
+CODEC_BATCH(mp_de)
+CODEC_BATCH(mp_rt_fresh)
+CODEC_BATCH(mp_rt_reused)
 #define MP_ROW(key, no, fl, vt, op, fn, desc) \
-  {key, "msgpack", desc, no, fl, 0, P(LIB_MSGPACK, vt, op), setup_peer, mp_verify, fn, ps_free},
+  {key, "msgpack", desc, no, fl, 0, P(LIB_MSGPACK, vt, op), setup_peer, mp_verify, fn, ps_free, fn##_batch},
 #else
 #define MP_ROW(key, no, fl, vt, op, fn, desc)
 #endif
 #ifdef DESERT_BENCH_HAVE_PROTOBUF_C
+CODEC_BATCH(pb_ser_fresh)
+CODEC_BATCH(pb_ser_reused)
+CODEC_BATCH(pb_de)
+CODEC_BATCH(pb_rt_fresh)
+CODEC_BATCH(pb_rt_reused)
+CODEC_BATCH(pb_size)
 #define PB_ROW(key, no, fl, vt, op, fn, desc) \
-  {key, "protobuf-c", desc, no, fl, 0, P(LIB_PROTOBUF, vt, op), setup_peer, pb_verify, fn, ps_free},
+  {key, "protobuf-c", desc, no, fl, 0, P(LIB_PROTOBUF, vt, op), setup_peer, pb_verify, fn, ps_free, fn##_batch},
 #else
 #define PB_ROW(key, no, fl, vt, op, fn, desc)
 #endif
@@ -1184,7 +1195,7 @@ static void *setup_none(desert_isa isa, size_t param, codec_info *info) {
   return NULL;
 }
 const codec_case bench_peer_cases[] = {
-    {"none", "none", "no peer library compiled in", -1, 0, 0, 0, setup_none, NULL, NULL, NULL}};
+    {"none", "none", "no peer library compiled in", -1, 0, 0, 0, setup_none, NULL, NULL, NULL, NULL}};
 const size_t bench_peer_case_count = 0;
 
 #endif

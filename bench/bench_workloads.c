@@ -596,40 +596,49 @@ static int verify_terms_stream(void *p, char *msg, size_t cap) {
 #define PF CODEC_FAULTS
 #define HL CODEC_HEADLINE
 
+CODEC_BATCH(run_wide_enc)
+CODEC_BATCH(run_wide_dec)
+CODEC_BATCH(run_terms_ser)
+CODEC_BATCH(run_terms_de)
+CODEC_BATCH(run_wide_enc_stream)
+CODEC_BATCH(run_wide_dec_stream)
+CODEC_BATCH(run_terms_ser_stream)
+CODEC_BATCH(run_terms_de_stream)
+
 const codec_case bench_workload_cases[] = {
     {"w_wide16_enc", "desert", "wide record, 16 fields (201 B): encode, reused writer", -1, HL, 0,
-     16, setup_wide, verify_wide, run_wide_enc, wstate_free},
+     16, setup_wide, verify_wide, run_wide_enc, wstate_free, run_wide_enc_batch},
     {"w_wide16_dec", "desert", "wide record, 16 fields: decode into the struct", -1, HL, 0, 16,
-     setup_wide, verify_wide, run_wide_dec, wstate_free},
+     setup_wide, verify_wide, run_wide_dec, wstate_free, run_wide_dec_batch},
     {"w_wide256_enc", "desert", "wide record, 256 fields (3,201 B): encode, reused writer", -1, HL,
-     0, 256, setup_wide, verify_wide, run_wide_enc, wstate_free},
+     0, 256, setup_wide, verify_wide, run_wide_enc, wstate_free, run_wide_enc_batch},
     {"w_wide256_dec", "desert", "wide record, 256 fields: decode into the struct", -1, HL, 0, 256,
-     setup_wide, verify_wide, run_wide_dec, wstate_free},
+     setup_wide, verify_wide, run_wide_dec, wstate_free, run_wide_dec_batch},
     {"w_terms100_ser", "desert", "term dictionary N=100: serialize, reused writer", -1, HL, 0, 100,
-     setup_terms, verify_terms, run_terms_ser, tstate_free},
+     setup_terms, verify_terms, run_terms_ser, tstate_free, run_terms_ser_batch},
     {"w_terms100_de", "desert", "term dictionary N=100: deserialize", -1, HL, 0, 100, setup_terms,
-     verify_terms, run_terms_de, tstate_free},
+     verify_terms, run_terms_de, tstate_free, run_terms_de_batch},
     {"w_terms500_ser", "desert", "term dictionary N=500: serialize, reused writer", -1, HL, 0, 500,
-     setup_terms, verify_terms, run_terms_ser, tstate_free},
+     setup_terms, verify_terms, run_terms_ser, tstate_free, run_terms_ser_batch},
     {"w_terms500_de", "desert", "term dictionary N=500: deserialize", -1, HL, 0, 500, setup_terms,
-     verify_terms, run_terms_de, tstate_free},
+     verify_terms, run_terms_de, tstate_free, run_terms_de_batch},
     {"w_terms1000_ser", "desert", "term dictionary N=1000: serialize, reused writer", -1, HL, 0,
-     1000, setup_terms, verify_terms, run_terms_ser, tstate_free},
+     1000, setup_terms, verify_terms, run_terms_ser, tstate_free, run_terms_ser_batch},
     {"w_terms1000_de", "desert", "term dictionary N=1000: deserialize", -1, HL, 0, 1000,
-     setup_terms, verify_terms, run_terms_de, tstate_free},
+     setup_terms, verify_terms, run_terms_de, tstate_free, run_terms_de_batch},
     {"w_terms5000_ser", "desert", "term dictionary N=5000: serialize, reused writer", -1, HL | PF,
-     0, 5000, setup_terms, verify_terms, run_terms_ser, tstate_free},
+     0, 5000, setup_terms, verify_terms, run_terms_ser, tstate_free, run_terms_ser_batch},
     {"w_terms5000_de", "desert", "term dictionary N=5000: deserialize", -1, HL | PF, 0, 5000,
-     setup_terms, verify_terms, run_terms_de, tstate_free},
+     setup_terms, verify_terms, run_terms_de, tstate_free, run_terms_de_batch},
     {"w_wide256_enc_stream", "desert", "wide record, 256 fields: encode to a sink, 16 KiB buffer",
-     -1, 0, 0, 256, setup_wide_stream, verify_wide_stream, run_wide_enc_stream, wstate_free},
+     -1, 0, 0, 256, setup_wide_stream, verify_wide_stream, run_wide_enc_stream, wstate_free, run_wide_enc_stream_batch},
     {"w_wide256_dec_stream", "desert", "wide record, 256 fields: decode from a source, 16 KiB window",
-     -1, 0, 0, 256, setup_wide_stream, verify_wide_stream, run_wide_dec_stream, wstate_free},
+     -1, 0, 0, 256, setup_wide_stream, verify_wide_stream, run_wide_dec_stream, wstate_free, run_wide_dec_stream_batch},
     {"w_terms5000_ser_stream", "desert", "term dictionary N=5000: serialize to a sink, 16 KiB buffer",
-     -1, 0, 0, 5000, setup_terms_stream, verify_terms_stream, run_terms_ser_stream, tstate_free},
+     -1, 0, 0, 5000, setup_terms_stream, verify_terms_stream, run_terms_ser_stream, tstate_free, run_terms_ser_stream_batch},
     {"w_terms5000_de_stream", "desert",
      "term dictionary N=5000: deserialize from a source term by term, 16 KiB window", -1, 0, 0, 5000,
-     setup_terms_stream, verify_terms_stream, run_terms_de_stream, tstate_free},
+     setup_terms_stream, verify_terms_stream, run_terms_de_stream, tstate_free, run_terms_de_stream_batch},
 };
 const size_t bench_workload_case_count =
     sizeof bench_workload_cases / sizeof bench_workload_cases[0];
