@@ -254,7 +254,8 @@ typedef struct desert_record_writer {
                      * enclosing output; size-only: count when the live
                      * chunk was entered */
   unsigned chunk_;  /* chunk the writes go to now */
-  unsigned layout_; /* 0 version 0, 1 chunk 0 in place, 2 size-only */
+  unsigned layout_; /* 0 version 0, 1 chunk 0 in place, 2 size-only, 3 buffered,
+                     * 4 sequential (every chunk in place) */
   unsigned reserved_; /* header bytes reserved in place */
 } desert_record_writer;
 
