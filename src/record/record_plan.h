@@ -63,7 +63,7 @@ enum {
 
 /* Most steps a REC_PLAN_SEQ plan has (the writer keeps one chunk start per
  * step in its frame). */
-#define REC_SEQ_MAX 4u
+#define REC_SEQ_MAX 3u
 
 struct desert_record_plan {
   const desert_record_desc *desc;

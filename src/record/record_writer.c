@@ -1,20 +1,29 @@
 /* src/record/record_writer.c — writing records (FORMAT.md §13.2–§13.4, §13.6):
  * version byte, chunks, evolution header, chunks in order.
  *
- * Version 0 goes straight to the output. A versioned record has three
- * layouts, chosen at begin by the enclosing target (w->t):
- *  - GROW target (a heap output or a chunk buffer): chunk 0 is written in
+ * Version 0 goes straight to the output. A versioned record has four
+ * layouts, chosen at begin by the enclosing target (w->t) and the plan:
+ *  - GROW target, sequential plan (REC_PLAN_SEQ: a fixed header, at most
+ *    REC_SEQ_MAX steps, chunks that never decrease in declaration order —
+ *    fields added at the end): every chunk is written in place, one after
+ *    the other as the wire orders them, after room reserved for the
+ *    header; the frame records where each chunk starts. _end writes the
+ *    header into the room (moving the body once if its size differs). No
+ *    chunk buffer, no copy.
+ *  - other GROW targets (a heap output or a chunk buffer): chunk 0 is written in
  *    place, after room reserved for the header (the fewest bytes the
  *    header can take, or the size this description's header had last time
  *    in this writer); the other chunks go to chunk buffers. At _end the
  *    header is built in a scratch buffer, chunk 0 is moved only if the
  *    header's size differs from the room, the header is copied in front of
  *    it and the other chunks are appended. So chunk 0 — most of a record,
- *    and at every nesting level — is written once and never copied.
+ *    and at every nesting level — is written once and never copied. (A
+ *    fixed-header plan writes its header straight into the room.)
  *  - COUNT target (size-only mode): each chunk is a COUNT target of its
  *    own (its first bytes land in a scratch area so that the writers'
  *    inline path serves them, then in the writer's sink); _end counts the
- *    header and adds the chunk sizes. No chunk is stored. (Counting every
+ *    header and adds the chunk sizes (a fixed-header plan only adds
+ *    lengths). No chunk is stored. (Counting every
  *    chunk in the enclosing target would send every write through the
  *    out-of-line path: measured slower for small records.)
  *  - FIXED target (the caller's buffer): every chunk in a chunk buffer and
@@ -43,8 +52,8 @@
 
 typedef struct rec_wframe {
   unsigned depth; /* w->depth of the record that owns the frame */
+  unsigned n;     /* its buffer count (version + 1 <= 128; 0: sequential layout) */
   size_t base;    /* its first buffer */
-  size_t n;       /* its buffer count (version + 1) */
   size_t serial;  /* matches the owner's rw->serial_ while the frame is live */
   size_t start[REC_SEQ_MAX]; /* sequential layout: where chunk i + 1 starts in
                               * the output (set when the writes reach it) */
@@ -86,6 +95,10 @@ typedef struct rec_wpool {
   rec_wframe frames_inline[REC_POOL_INLINE];
   rec_wbuf buf_inline[REC_POOL_INLINE];
 } rec_wpool;
+/* glibc serves blocks of up to 1032 bytes from its per-thread cache; a
+ * pool above that made a fresh heap writer's first record ~15% slower
+ * (measured on case 8). */
+_Static_assert(sizeof(rec_wpool) <= 1024, "record pool: keep it within malloc's fast bins");
 
 static void buf_init(rec_wbuf *b) {
   b->grow = (desert_wtarget){b->store, 0, REC_BUF_INLINE, DESERT_WMODE_GROW, b->store};
@@ -183,7 +196,7 @@ DESERT_INLINE desert_status pool_take(desert_writer *w, unsigned depth, size_t n
   rec_wframe *f = &p->frames[p->nframes];
   f->depth = depth;
   f->base = b;
-  f->n = n;
+  f->n = (unsigned)n;
   f->serial = ++p->serial;
   *frame = p->nframes++;
   *base = b;
@@ -328,7 +341,10 @@ DESERT_INLINE desert_status write_begin(desert_writer *w, const desert_record_de
     rw->layout_ = seq ? LAYOUT_SEQ : LAYOUT_IN_PLACE;
     if (reserve_header(w, rw, v)) return w->status;
   } else {
-    if (desert_w_byte(w, (uint8_t)v)) return w->status;
+    /* (size-only: the version byte is only counted, without the detour
+     * through the writer's slow path that a COUNT target's writes take) */
+    if (w->t->mode == DESERT_WMODE_COUNT) w->t->len++;
+    else if (desert_w_byte(w, (uint8_t)v)) return w->status;
     if (v) {
       st = pool_take(w, w->depth + 1, (size_t)v + 1, &rw->frame_, &rw->base_, &rw->serial_);
       if (st) return desert_w_fail(w, st);
@@ -679,16 +695,22 @@ static void end_fixed_in_place(desert_writer *w, desert_record_writer *rw, rec_w
   remember_header(p, rw->desc, h);
 }
 
-/* Size-only: w->t is the enclosing COUNT target; only lengths add up. */
+/* Size-only: w->t is the enclosing COUNT target; only lengths add up
+ * (the header's: fixed_header_len's count, in the same pass). */
 static void end_fixed_count(desert_writer *w, desert_record_writer *rw, const rec_wpool *p) {
-  size_t sizes[DESERT_RECORD_MAX_VERSION + 1];
-  const size_t total = gather_sizes(p, rw, chunk_target(p, rw, 0)->len, sizes);
-  const size_t h = fixed_header_len(rw->plan_, rw->version_, sizes);
-  if (h == SIZE_MAX) {
-    desert_w_fail(w, DESERT_E_LENGTH_TOO_LARGE);
-    return;
+  const desert_record_plan *plan = rw->plan_;
+  size_t total = plan->min_header;
+  for (unsigned i = 0; i <= rw->version_; i++) {
+    const size_t n = chunk_target(p, rw, i)->len;
+    total += n;
+    if (i && plan->entries[i - 1].kind != REC_H_CHUNK) continue;
+    if (n > (size_t)INT32_MAX) {
+      desert_w_fail(w, DESERT_E_LENGTH_TOO_LARGE);
+      return;
+    }
+    total += desert_var_u32_len(desert_zigzag32((int32_t)n)) - 1;
   }
-  w->t->len += h + total;
+  w->t->len += total;
 }
 
 /* The sequential layout: every chunk is already in place after the
