@@ -184,8 +184,8 @@ static const desert_field_desc out_f[] = {{"inner", 0}, {"n", 0}};
 static const desert_evolution_step out_s[] = {{DESERT_STEP_FIELD_ADDED, "n", true}};
 static const desert_record_desc out_d = DESERT_RECORD_DESC("Outer", out_f, out_s);
 
-static size_t expected_nested(uint8_t *o, const char *s, size_t len) {
-  uint8_t inner[20000];
+/* Inner {s, k = 7} at inner (room for 64 bytes more than the record). */
+static size_t expected_inner(uint8_t *inner, const char *s, size_t len) {
   size_t c0 = put_str(inner + 64, s, len); /* inner chunk 0, built after the room */
   size_t n = 0;
   inner[n++] = 0x01;
@@ -193,15 +193,23 @@ static size_t expected_nested(uint8_t *o, const char *s, size_t len) {
   n += put_var(inner + n, zz(4));
   memmove(inner + n, inner + 64, c0);
   n += c0;
-  n += put_i32(inner + n, 7);
+  return n + put_i32(inner + n, 7);
+}
+
+/* Version 1 around chunk 0 = c0[0..n0) and chunk 1 = i32 9. */
+static size_t expected_outer(uint8_t *o, const uint8_t *c0, size_t n0) {
   size_t m = 0;
   o[m++] = 0x01;
-  m += put_var(o + m, zz((int32_t)n));
+  m += put_var(o + m, zz((int32_t)n0));
   m += put_var(o + m, zz(4));
-  memcpy(o + m, inner, n);
-  m += n;
-  m += put_i32(o + m, 9);
-  return m;
+  memcpy(o + m, c0, n0);
+  m += n0;
+  return m + put_i32(o + m, 9);
+}
+
+static size_t expected_nested(uint8_t *o, const char *s, size_t len) {
+  static uint8_t inner[20000];
+  return expected_outer(o, inner, expected_inner(inner, s, len));
 }
 
 static void write_nested(desert_writer *w, const desert_record_plan *po,
@@ -273,6 +281,145 @@ static void test_in_place_chunk0(void **state) {
     desert_writer_free(counter);
   }
   desert_record_plan_free(po);
+  desert_record_plan_free(pi);
+}
+
+/* ---- the sequential layout ------------------------------------------------------
+ * A plan whose fields' chunks never decrease writes every chunk in place.
+ * Seq {inner: Inner, after: i32, n: i32 added}: a nested versioned record
+ * in chunk 0 followed by another chunk-0 field (the writer and the reader
+ * stay in the chunk across the nested record), then chunk 1. Expected:
+ * 01 | size0 | 08 | inner | after | n. */
+static const desert_field_desc sq_f[] = {{"inner", 0}, {"after", 0}, {"n", 0}};
+static const desert_evolution_step sq_s[] = {{DESERT_STEP_FIELD_ADDED, "n", true}};
+static const desert_record_desc sq_d = DESERT_RECORD_DESC("Seq", sq_f, sq_s);
+
+/* NM {a: i32 added, b: i32}: declaration order a, b; chunks 1, 0. */
+static const desert_field_desc nm_f[] = {{"a", 0}, {"b", 0}};
+static const desert_evolution_step nm_s[] = {{DESERT_STEP_FIELD_ADDED, "a", true}};
+static const desert_record_desc nm_d = DESERT_RECORD_DESC("NM", nm_f, nm_s);
+
+static size_t expected_seq(uint8_t *o, const char *s, size_t len) {
+  static uint8_t c0[20000];
+  size_t n0 = expected_inner(c0, s, len); /* outer chunk 0: the inner record, */
+  n0 += put_i32(c0 + n0, 5);              /* then after */
+  return expected_outer(o, c0, n0);
+}
+
+static void test_sequential(void **state) {
+  (void)state;
+  static char text[200];
+  memset(text, 'q', sizeof text);
+  desert_record_plan *ps = NULL, *pi = NULL;
+  assert_int_equal(desert_record_plan_create(&sq_d, NULL, &ps), DESERT_OK);
+  assert_int_equal(desert_record_plan_create(&in_d, NULL, &pi), DESERT_OK);
+  desert_writer *w = rt_writer(0);
+  desert_reader *r = rt_reader(0);
+  static uint8_t want[20000];
+  /* 3: every size one byte; 60: the outer chunk 0 size takes 2 bytes
+   * (more than the room reserved after the last record: everything after
+   * the header moves right), then 3 again (less: it moves left); 200:
+   * both records' chunk-0 sizes take 2 bytes */
+  static const size_t lens[] = {3, 60, 3, 60, 200, 200, 0};
+  for (size_t t = 0; t < DESERT_COUNTOF(lens); t++) {
+    size_t len = lens[t];
+    size_t n = expected_seq(want, text, len);
+    desert_writer_reset(w);
+    desert_record_writer ro, ri;
+    assert_int_equal(desert_record_write_begin_plan(w, ps, &ro), DESERT_OK);
+    assert_int_equal(desert_record_write_field(&ro, 0), DESERT_OK);
+    assert_int_equal(desert_record_write_begin_plan(w, pi, &ri), DESERT_OK);
+    desert_record_write_field(&ri, 0);
+    desert_write_string(w, text, len);
+    desert_record_write_field(&ri, 1);
+    desert_write_i32(w, 7);
+    assert_int_equal(desert_record_write_end(&ri), DESERT_OK);
+    assert_int_equal(desert_record_write_field(&ro, 1), DESERT_OK);
+    desert_write_i32(w, 5);
+    assert_int_equal(desert_record_write_field(&ro, 2), DESERT_OK);
+    desert_write_i32(w, 9);
+    assert_int_equal(desert_record_write_end(&ro), DESERT_OK);
+    size_t got_len;
+    const uint8_t *got = desert_writer_data(w, &got_len);
+    desert_assert_bytes_equal(want, n, got, got_len);
+
+    /* read back with the plans: the chunk-0 field after the nested record */
+    desert_reader_begin(r, want, n);
+    desert_record_reader qo, qi;
+    desert_field_action a;
+    desert_str str;
+    int32_t k = 0, after = 0, nn = 0;
+    assert_int_equal(desert_record_read_begin_plan(r, ps, &qo), DESERT_OK);
+    assert_int_equal(desert_record_read_field(&qo, 0, &a), DESERT_OK);
+    assert_int_equal(desert_record_read_begin_plan(r, pi, &qi), DESERT_OK);
+    assert_int_equal(desert_record_read_field(&qi, 0, &a), DESERT_OK);
+    assert_int_equal(desert_read_string(r, &str), DESERT_OK);
+    assert_int_equal(desert_record_read_field(&qi, 1, &a), DESERT_OK);
+    assert_int_equal(desert_read_i32(r, &k), DESERT_OK);
+    assert_int_equal(desert_record_read_end(&qi), DESERT_OK);
+    assert_int_equal(desert_record_read_field(&qo, 1, &a), DESERT_OK);
+    assert_int_equal(a, DESERT_FIELD_READ);
+    assert_int_equal(desert_read_i32(r, &after), DESERT_OK);
+    assert_int_equal(desert_record_read_field(&qo, 2, &a), DESERT_OK);
+    assert_int_equal(desert_read_i32(r, &nn), DESERT_OK);
+    assert_int_equal(desert_record_read_end(&qo), DESERT_OK);
+    assert_int_equal(desert_reader_offset(r), n);
+    assert_int_equal(str.len, len);
+    assert_int_equal(k, 7);
+    assert_int_equal(after, 5);
+    assert_int_equal(nn, 9);
+  }
+
+  /* A record left open across desert_writer_reset: its end finds the
+   * output shorter than where its chunks started (DESERT_E_STATE, nothing
+   * moved), and the writer serves the next message. Sequential layout,
+   * the in-place chunk 0 of a fixed-header plan (nm_d: not sequential) and
+   * of the description-based path. */
+  desert_record_plan *pn = NULL;
+  assert_int_equal(desert_record_plan_create(&nm_d, NULL, &pn), DESERT_OK);
+  for (int path = 0; path < 3; path++) {
+    desert_writer_reset(w);
+    desert_record_writer stale;
+    if (path == 0) assert_int_equal(desert_record_write_begin_plan(w, ps, &stale), DESERT_OK);
+    else if (path == 1) assert_int_equal(desert_record_write_begin_plan(w, pn, &stale), DESERT_OK);
+    else assert_int_equal(desert_record_write_begin(w, &nm_d, &stale), DESERT_OK);
+    desert_record_write_field(&stale, 0);
+    desert_write_i32(w, 1);
+    desert_writer_reset(w);
+    assert_int_equal(desert_record_write_end(&stale), DESERT_E_STATE);
+    desert_writer_reset(w);
+    desert_write_u8(w, 0x2a);
+    assert_int_equal(desert_writer_status(w), DESERT_OK);
+    assert_int_equal(desert_writer_size(w), 1);
+  }
+
+  /* nm_d's chunks go 1, 0: chunk 1 in a buffer, appended after chunk 0.
+   * 01 | 08 08 | b | a, through the plan and the description, growable
+   * and size-only. */
+  const uint8_t nm_want[] = {0x01, 0x08, 0x08, 0, 0, 0, 0x0b, 0, 0, 0, 0x0a};
+  desert_writer *counter = rt_writer(0);
+  desert_writer_count_only(counter);
+  for (int i = 0; i < 4; i++) {
+    desert_writer *x = (i & 1) ? counter : w;
+    desert_writer_reset(x);
+    desert_record_writer rn;
+    if (i < 2) assert_int_equal(desert_record_write_begin_plan(x, pn, &rn), DESERT_OK);
+    else assert_int_equal(desert_record_write_begin(x, &nm_d, &rn), DESERT_OK);
+    desert_record_write_field(&rn, 0);
+    desert_write_i32(x, 10);
+    desert_record_write_field(&rn, 1);
+    desert_write_i32(x, 11);
+    assert_int_equal(desert_record_write_end(&rn), DESERT_OK);
+    if (x == w) desert_assert_bytes_equal(nm_want, sizeof nm_want, desert_writer_data(w, NULL),
+                                          desert_writer_size(w));
+    else assert_int_equal(desert_writer_size(counter), sizeof nm_want);
+  }
+  desert_writer_free(counter);
+  desert_record_plan_free(pn);
+
+  desert_reader_free(r);
+  desert_writer_free(w);
+  desert_record_plan_free(ps);
   desert_record_plan_free(pi);
 }
 
@@ -790,7 +937,8 @@ static void test_field_names(void **state) {
 int main(void) {
   const struct CMUnitTest tests[] = {
       cmocka_unit_test(test_plan_api),        cmocka_unit_test(test_tuple_plan_misuse),
-      cmocka_unit_test(test_in_place_chunk0), cmocka_unit_test(test_hint_address_reuse),
+      cmocka_unit_test(test_in_place_chunk0), cmocka_unit_test(test_sequential),
+      cmocka_unit_test(test_hint_address_reuse),
       cmocka_unit_test(test_differential),    cmocka_unit_test(test_cstruct_plan),
       cmocka_unit_test(test_dedup_ids),       cmocka_unit_test(test_field_names),
   };

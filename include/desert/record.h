@@ -80,8 +80,12 @@
  * into it at _end, and chunk 0 shifted only when the header's size differs
  * from the room), and its other chunks into chunk buffers taken from a
  * pool kept in the writer, so a warm writer allocates nothing per record
- * (and a fresh one allocates once for its first small records). In
- * size-only mode no chunk is stored: the writer counts each chunk's bytes.
+ * (and a fresh one allocates once for its first small records). With a
+ * plan whose steps are only FieldAdded / FieldMadeOptional (at most 3)
+ * and whose fields' chunks never decrease in declaration order (fields
+ * added at the end), every chunk is written in place, one after the
+ * other, and _end only writes the header: nothing is copied. In size-only
+ * mode no chunk is stored: the writer counts each chunk's bytes.
  * Version-0 records are written straight through.
  *
  * DeduplicatedString fields in records with FieldRemoved/FieldMadeTransient
@@ -254,7 +258,8 @@ typedef struct desert_record_writer {
                      * enclosing output; size-only: count when the live
                      * chunk was entered */
   unsigned chunk_;  /* chunk the writes go to now */
-  unsigned layout_; /* 0 version 0, 1 chunk 0 in place, 2 size-only */
+  unsigned layout_; /* 0 version 0, 1 chunk 0 in place, 2 size-only, 3 buffered,
+                     * 4 sequential (every chunk in place) */
   unsigned reserved_; /* header bytes reserved in place */
 } desert_record_writer;
 

@@ -90,7 +90,21 @@ static desert_record_plan *build(const desert_record_desc *d, void *mem) {
     fields[i] = desert_rec_compute_field(d, i);
     if (fields[i].flags) flags &= ~(unsigned)REC_PLAN_PLAIN;
   }
-  for (size_t s = 0; s < d->step_count; s++) entries[s] = desert_rec_compute_entry(d, s);
+  if (d->step_count) flags |= REC_PLAN_FIXED_HEADER;
+  for (size_t s = 0; s < d->step_count; s++) {
+    entries[s] = desert_rec_compute_entry(d, s);
+    if (entries[s].kind != REC_H_CHUNK && entries[s].kind != REC_H_MO)
+      flags &= ~(unsigned)REC_PLAN_FIXED_HEADER;
+  }
+  if ((flags & REC_PLAN_FIXED_HEADER) && d->step_count <= REC_SEQ_MAX) {
+    unsigned last = 0;
+    flags |= REC_PLAN_SEQ;
+    for (size_t i = 0; i < d->field_count; i++) {
+      if (fields[i].flags & DESERT_FIELD_TRANSIENT) continue;
+      if (fields[i].chunk < last) flags &= ~(unsigned)REC_PLAN_SEQ;
+      last = fields[i].chunk;
+    }
+  }
   p->desc = d;
   p->fields = fields;
   p->entries = entries;

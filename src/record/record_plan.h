@@ -47,8 +47,23 @@ typedef struct desert_rec_pfield {
 enum {
   /* Every field required and not transient, no steps (tuples, map entries,
    * plain version-0 records): fields need no per-field lookup at all. */
-  REC_PLAN_PLAIN = 1u << 0
+  REC_PLAN_PLAIN = 1u << 0,
+  /* Versioned, and every header entry is a chunk size or a made-optional
+   * entry of a written field (01 + a fixed byte): no names, nothing that
+   * depends on the writer's options or string table. The writer's
+   * straight-line end writes such a header in place (record_writer.c). */
+  REC_PLAN_FIXED_HEADER = 1u << 1,
+  /* REC_PLAN_FIXED_HEADER, at most REC_SEQ_MAX steps, and the written
+   * fields' chunks never decrease in declaration order (fields added at
+   * the end, the usual evolution): written in order, the chunks come out
+   * one after the other, as the wire orders them, so a growable output
+   * takes them all in place (record_writer.c, the sequential layout). */
+  REC_PLAN_SEQ = 1u << 2
 };
+
+/* Most steps a REC_PLAN_SEQ plan has (the writer keeps one chunk start per
+ * step in its frame). */
+#define REC_SEQ_MAX 3u
 
 struct desert_record_plan {
   const desert_record_desc *desc;

@@ -178,8 +178,9 @@ static desert_status read_header(desert_reader *r, desert_record_reader *rr, uns
    *    e stay valid. */
   for (unsigned i = 0; i < nentries; i++) {
     size_t at = r->pos;
-    int32_t code;
-    if (desert_r_var_i32(r, &code)) goto fail;
+    uint32_t u; /* a var_i32, read through the inline var_u32 (one-byte fast path) */
+    if (desert_r_var_u32(r, &u)) goto fail;
+    const int32_t code = desert_unzigzag32(u);
     rec_entry *x = &e[i];
     x->name = NULL;
     x->name_len = 0;
@@ -472,13 +473,17 @@ DESERT_INLINE desert_status read_field_versioned(desert_record_reader *rr, size_
   }
   if (c > rr->version_ || c >= f->nentries) goto general;
   rr->next_ = index + 1;
+  *action = DESERT_FIELD_READ;
+  /* The positions (counters) only matter to made-optional entries, which
+   * this data has none of: not counted. A field in the chunk the previous
+   * one was read from continues where the reader is (nested values
+   * restore the chunk's range when they end). */
+  if (c == rr->chunk_) return DESERT_OK;
   leave_chunk(rr, f);
-  ++frame_counters(f)[c]; /* (positions only matter to made-optional entries) */
   rec_entry *x = &frame_entries(f)[c];
   rr->chunk_ = c;
   r->pos = x->cur;
   r->end = x->end;
-  *action = DESERT_FIELD_READ;
   return DESERT_OK;
 general:
   return plan ? read_field_plan(rr, index, action) : read_field_desc(rr, index, action);
@@ -489,10 +494,6 @@ REC_NOINLINE static desert_status read_field_desc_versioned(desert_record_reader
   return read_field_versioned(rr, index, action, NULL);
 }
 
-REC_NOINLINE static desert_status read_field_plan_versioned(desert_record_reader *rr, size_t index,
-                                                            desert_field_action *action) {
-  return read_field_versioned(rr, index, action, rr->plan_);
-}
 
 /* A required field read in order from version-0 data by a description
  * without steps (tuples, map entries, plain records; with a plan: a plain
@@ -513,7 +514,8 @@ desert_status desert_record_read_field(desert_record_reader *rr, size_t index,
         d->fields[index].flags)
       return read_field_desc(rr, index, action);
   } else if (rr->frame_ != NO_FRAME) {
-    return read_field_plan_versioned(rr, index, action);
+    /* (inlined here: it calls nothing but the general path, a tail call) */
+    return read_field_versioned(rr, index, action, p);
   } else if (!rr->r || rr->r->status || rr->state_ != 1 || !action || index != rr->next_ ||
              !(p->flags & REC_PLAN_PLAIN) || index >= p->field_count) {
     return read_field_plan(rr, index, action);

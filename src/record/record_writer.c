@@ -1,20 +1,29 @@
 /* src/record/record_writer.c — writing records (FORMAT.md §13.2–§13.4, §13.6):
  * version byte, chunks, evolution header, chunks in order.
  *
- * Version 0 goes straight to the output. A versioned record has three
- * layouts, chosen at begin by the enclosing target (w->t):
- *  - GROW target (a heap output or a chunk buffer): chunk 0 is written in
+ * Version 0 goes straight to the output. A versioned record has four
+ * layouts, chosen at begin by the enclosing target (w->t) and the plan:
+ *  - GROW target, sequential plan (REC_PLAN_SEQ: a fixed header, at most
+ *    REC_SEQ_MAX steps, chunks that never decrease in declaration order —
+ *    fields added at the end): every chunk is written in place, one after
+ *    the other as the wire orders them, after room reserved for the
+ *    header; the frame records where each chunk starts. _end writes the
+ *    header into the room (moving the body once if its size differs). No
+ *    chunk buffer, no copy.
+ *  - other GROW targets (a heap output or a chunk buffer): chunk 0 is written in
  *    place, after room reserved for the header (the fewest bytes the
  *    header can take, or the size this description's header had last time
  *    in this writer); the other chunks go to chunk buffers. At _end the
  *    header is built in a scratch buffer, chunk 0 is moved only if the
  *    header's size differs from the room, the header is copied in front of
  *    it and the other chunks are appended. So chunk 0 — most of a record,
- *    and at every nesting level — is written once and never copied.
+ *    and at every nesting level — is written once and never copied. (A
+ *    fixed-header plan writes its header straight into the room.)
  *  - COUNT target (size-only mode): each chunk is a COUNT target of its
  *    own (its first bytes land in a scratch area so that the writers'
  *    inline path serves them, then in the writer's sink); _end counts the
- *    header and adds the chunk sizes. No chunk is stored. (Counting every
+ *    header and adds the chunk sizes (a fixed-header plan only adds
+ *    lengths). No chunk is stored. (Counting every
  *    chunk in the enclosing target would send every write through the
  *    out-of-line path: measured slower for small records.)
  *  - FIXED target (the caller's buffer): every chunk in a chunk buffer and
@@ -43,9 +52,11 @@
 
 typedef struct rec_wframe {
   unsigned depth; /* w->depth of the record that owns the frame */
+  unsigned n;     /* its buffer count (version + 1 <= 128; 0: sequential layout) */
   size_t base;    /* its first buffer */
-  size_t n;       /* its buffer count (version + 1) */
   size_t serial;  /* matches the owner's rw->serial_ while the frame is live */
+  size_t start[REC_SEQ_MAX]; /* sequential layout: where chunk i + 1 starts in
+                              * the output (set when the writes reach it) */
 } rec_wframe;
 
 /* Bytes of embedded storage per pool buffer: the chunks of small records
@@ -84,6 +95,10 @@ typedef struct rec_wpool {
   rec_wframe frames_inline[REC_POOL_INLINE];
   rec_wbuf buf_inline[REC_POOL_INLINE];
 } rec_wpool;
+/* glibc serves blocks of up to 1032 bytes from its per-thread cache; a
+ * pool above that made a fresh heap writer's first record ~15% slower
+ * (measured on case 8). */
+_Static_assert(sizeof(rec_wpool) <= 1024, "record pool: keep it within malloc's fast bins");
 
 static void buf_init(rec_wbuf *b) {
   b->grow = (desert_wtarget){b->store, 0, REC_BUF_INLINE, DESERT_WMODE_GROW, b->store};
@@ -158,23 +173,31 @@ DESERT_INLINE desert_status pool_take(desert_writer *w, unsigned depth, size_t n
   if (!p) return DESERT_E_NOMEM;
   while (p->nframes && p->frames[p->nframes - 1].depth >= depth) p->nframes--;
   size_t b = p->nframes ? p->frames[p->nframes - 1].base + p->frames[p->nframes - 1].n : 0;
-  void *arr = p->bufs;
-  if (!grow_array(w, &arr, &p->bufs_cap, b + n, sizeof *p->bufs, p->bufs_inline))
-    return DESERT_E_NOMEM;
-  p->bufs = arr;
-  while (p->nbufs < b + n) {
-    rec_wbuf *t = p->nbufs < REC_POOL_INLINE ? &p->buf_inline[p->nbufs]
-                                             : desert_mem_alloc(&w->opt.allocator, sizeof *t);
-    if (!t) return DESERT_E_NOMEM;
-    buf_init(t);
-    p->bufs[p->nbufs++] = t;
+  void *arr;
+  if (n) { /* (the sequential layout takes a frame without buffers) */
+    arr = p->bufs;
+    if (!grow_array(w, &arr, &p->bufs_cap, b + n, sizeof *p->bufs, p->bufs_inline))
+      return DESERT_E_NOMEM;
+    p->bufs = arr;
+    while (p->nbufs < b + n) {
+      rec_wbuf *t = p->nbufs < REC_POOL_INLINE ? &p->buf_inline[p->nbufs]
+                                               : desert_mem_alloc(&w->opt.allocator, sizeof *t);
+      if (!t) return DESERT_E_NOMEM;
+      buf_init(t);
+      p->bufs[p->nbufs++] = t;
+    }
+    for (size_t i = b; i < b + n; i++) p->bufs[i]->grow.len = p->bufs[i]->count.len = 0;
   }
   arr = p->frames;
   if (!grow_array(w, &arr, &p->frames_cap, p->nframes + 1, sizeof *p->frames, p->frames_inline))
     return DESERT_E_NOMEM;
   p->frames = arr;
-  for (size_t i = b; i < b + n; i++) p->bufs[i]->grow.len = p->bufs[i]->count.len = 0;
-  p->frames[p->nframes] = (rec_wframe){depth, b, n, ++p->serial};
+  /* (start[] is written by the sequential layout before it is read) */
+  rec_wframe *f = &p->frames[p->nframes];
+  f->depth = depth;
+  f->base = b;
+  f->n = (unsigned)n;
+  f->serial = ++p->serial;
   *frame = p->nframes++;
   *base = b;
   *serial = p->serial;
@@ -191,7 +214,25 @@ static const rec_wframe *frame_live(const desert_writer *w, const desert_record_
   return NULL;
 }
 
-enum { LAYOUT_V0 = 0, LAYOUT_IN_PLACE = 1, LAYOUT_COUNT = 2, LAYOUT_BUFFERED = 3 };
+/* frame_live as a test, with a shortcut for the innermost record (every
+ * field of a record without nested records): no frame was taken since rw's,
+ * whose frame was written by that take and is still on the stack. */
+static inline bool is_live(const desert_writer *w, const desert_record_writer *rw) {
+  const rec_wpool *p = w->records;
+  if (p && p->serial == rw->serial_ && rw->frame_ < p->nframes) return true;
+  return frame_live(w, rw) != NULL;
+}
+
+enum { LAYOUT_V0 = 0, LAYOUT_IN_PLACE = 1, LAYOUT_COUNT = 2, LAYOUT_BUFFERED = 3, LAYOUT_SEQ = 4 };
+
+/* Sequential layout: the writes have reached chunk c (>= rw->chunk_, the
+ * plan's chunks never decrease); the chunks after the current one up to c
+ * start at the output's end. */
+static inline void seq_enter(const desert_wtarget *o, desert_record_writer *rw, rec_wframe *f,
+                             unsigned c) {
+  for (unsigned i = rw->chunk_ + 1; i <= c; i++) f->start[i - 1] = o->len;
+  if (c > rw->chunk_) rw->chunk_ = c;
+}
 
 /* Where chunk i of rw goes (not chunk 0 in place: that is rw->outer_). */
 static inline desert_wtarget *chunk_target(const rec_wpool *p, const desert_record_writer *rw,
@@ -239,10 +280,18 @@ static inline unsigned hint_slot(const void *key) {
   return (unsigned)(((uintptr_t)key >> 4) & (REC_HINTS - 1));
 }
 
+/* The room to reserve for d's next header: the size of this one. */
+static inline void remember_header(rec_wpool *p, const desert_record_desc *d, size_t h) {
+  unsigned k = hint_slot(d);
+  p->hint_key[k] = d;
+  p->hint_len[k] = (uint16_t)(h < UINT16_MAX ? h : UINT16_MAX);
+}
+
 /* Reserves the header's room in the enclosing GROW target for chunk 0 in
  * place: the last header size of this description, else the fewest bytes
  * any of its headers takes. */
-DESERT_INLINE desert_status reserve_header(desert_writer *w, desert_record_writer *rw) {
+DESERT_INLINE desert_status reserve_header(desert_writer *w, desert_record_writer *rw,
+                                          unsigned v) {
   const rec_wpool *p = w->records;
   const desert_record_desc *d = rw->desc;
   /* A hint is the size of a real header of d, so at least its minimum
@@ -252,12 +301,14 @@ DESERT_INLINE desert_status reserve_header(desert_writer *w, desert_record_write
   unsigned r = p->hint_key[k] == d ? p->hint_len[k]
                : rw->plan_         ? rw->plan_->min_header
                                    : desert_rec_min_header(d);
-  rw->at_ = w->t->len;
+  /* One reservation for the version byte and the room. */
+  rw->at_ = w->t->len + 1;
   rw->reserved_ = r;
-  uint8_t *q = desert_w_reserve(w, r);
+  uint8_t *q = desert_w_reserve(w, 1 + (size_t)r);
   if (!q) return w->status;
-  small_copy(q, NULL, r); /* never left undefined, even if the record fails */
-  desert_w_commit(w, r);
+  q[0] = (uint8_t)v;
+  small_copy(q + 1, NULL, r); /* never left undefined, even if the record fails */
+  desert_w_commit(w, 1 + (size_t)r);
   return DESERT_OK;
 }
 
@@ -277,16 +328,28 @@ DESERT_INLINE desert_status write_begin(desert_writer *w, const desert_record_de
   if (st) return desert_w_fail(w, st);
   if (w->depth >= w->opt.max_depth) return desert_w_fail(w, DESERT_E_DEPTH);
   unsigned v = (unsigned)d->step_count;
-  if (desert_w_byte(w, (uint8_t)v)) return w->status;
-  if (v) {
-    st = pool_take(w, w->depth + 1, (size_t)v + 1, &rw->frame_, &rw->base_, &rw->serial_);
+  if (v && w->t->mode == DESERT_WMODE_GROW) {
+    /* Chunk 0 in place after the version byte and the header's room; the
+     * sequential layout takes every chunk in place, so its record needs a
+     * frame but no chunk buffers. */
+    const bool seq = plan && (plan->flags & REC_PLAN_SEQ);
+    st = pool_take(w, w->depth + 1, seq ? 0 : (size_t)v + 1, &rw->frame_, &rw->base_,
+                   &rw->serial_);
     if (st) return desert_w_fail(w, st);
     rw->outer_ = w->t;
     rw->chunk_ = 0;
-    if (w->t->mode == DESERT_WMODE_GROW) {
-      rw->layout_ = LAYOUT_IN_PLACE;
-      if (reserve_header(w, rw)) return w->status;
-    } else {
+    rw->layout_ = seq ? LAYOUT_SEQ : LAYOUT_IN_PLACE;
+    if (reserve_header(w, rw, v)) return w->status;
+  } else {
+    /* (size-only: the version byte is only counted, without the detour
+     * through the writer's slow path that a COUNT target's writes take) */
+    if (w->t->mode == DESERT_WMODE_COUNT) w->t->len++;
+    else if (desert_w_byte(w, (uint8_t)v)) return w->status;
+    if (v) {
+      st = pool_take(w, w->depth + 1, (size_t)v + 1, &rw->frame_, &rw->base_, &rw->serial_);
+      if (st) return desert_w_fail(w, st);
+      rw->outer_ = w->t;
+      rw->chunk_ = 0;
       rw->layout_ = w->t->mode == DESERT_WMODE_COUNT ? LAYOUT_COUNT : LAYOUT_BUFFERED;
       /* Until the first field starts, stray writes land in chunk 0 rather
        * than before the header. */
@@ -327,6 +390,10 @@ static bool skipped_written_field(const desert_record_desc *d, size_t from, size
 /* Sends the following writes to chunk c. */
 static void enter_chunk(desert_writer *w, desert_record_writer *rw, unsigned c) {
   rec_wpool *p = w->records;
+  if (rw->layout_ == LAYOUT_SEQ) {
+    seq_enter(w->t, rw, &p->frames[rw->frame_], c);
+    return;
+  }
   w->t = rw->layout_ == LAYOUT_IN_PLACE && c == 0 ? rw->outer_ : chunk_target(p, rw, c);
   rw->chunk_ = c;
 }
@@ -409,8 +476,9 @@ desert_status desert_record_write_field(desert_record_writer *rw, size_t index) 
   if (w && rw->state_ == 1 && !w->status && index < p->field_count) {
     const desert_rec_pfield *f = &p->fields[index];
     if (!(f->flags & DESERT_FIELD_TRANSIENT) && rw->next_ <= index && rw->next_ >= f->min_next &&
-        (!rw->version_ || frame_live(w, rw))) {
-      if (rw->version_) enter_chunk(w, rw, f->chunk);
+        (!rw->version_ || is_live(w, rw))) {
+      /* (the writes go to the current chunk already) */
+      if (rw->version_ && f->chunk != rw->chunk_) enter_chunk(w, rw, f->chunk);
       rw->next_ = index + 1;
       return DESERT_OK;
     }
@@ -526,6 +594,10 @@ static void splice_chunks(desert_writer *w, const desert_record_writer *rw, cons
 static void end_in_place(desert_writer *w, desert_record_writer *rw, rec_wpool *p) {
   desert_wtarget *o = w->t;
   const size_t body = rw->at_ + rw->reserved_; /* chunk 0's start */
+  if (o->len < body) { /* the writer was reset under the record */
+    desert_w_fail(w, DESERT_E_STATE);
+    return;
+  }
   const size_t size0 = o->len - body;
   desert_wtarget *hdr = buf_target(p, rw->base_);
   hdr->len = 0;
@@ -544,10 +616,137 @@ static void end_in_place(desert_writer *w, desert_record_writer *rw, rec_wpool *
     o->len -= rw->reserved_ - h;
   }
   small_copy(o->data + rw->at_, hdr->data, h);
-  unsigned k = hint_slot(rw->desc);
-  p->hint_key[k] = rw->desc;
-  p->hint_len[k] = (uint16_t)(h < UINT16_MAX ? h : UINT16_MAX);
+  remember_header(p, rw->desc, h);
   splice_chunks(w, rw, p, 1);
+}
+
+/* ---- the straight-line end of a fixed-header plan -------------------------------
+ * A plan whose header entries are only chunk sizes and made-optional
+ * entries (REC_PLAN_FIXED_HEADER: FieldAdded / FieldMadeOptional steps,
+ * the common evolution) needs neither the header scratch buffer nor the
+ * entry switch: its header length follows from the chunk sizes, so the
+ * header is written straight into the reserved room (chunk 0 in place, the
+ * sequential layout) or only counted (size-only mode). Same bytes and
+ * statuses as write_header + splice_chunks. */
+
+/* Header length for chunk sizes sizes[0..v]; SIZE_MAX when a chunk is too
+ * large for its var_i32 size (DESERT_E_LENGTH_TOO_LARGE). */
+static size_t fixed_header_len(const desert_record_plan *plan, unsigned v, const size_t *sizes) {
+  size_t h = plan->min_header; /* one byte per chunk size, two per other entry */
+  for (unsigned i = 0; i <= v; i++) {
+    if (i && plan->entries[i - 1].kind != REC_H_CHUNK) continue;
+    if (sizes[i] > (size_t)INT32_MAX) return SIZE_MAX;
+    h += desert_var_u32_len(desert_zigzag32((int32_t)sizes[i])) - 1;
+  }
+  return h;
+}
+
+/* Writes that header at q. */
+static void fixed_header_put(uint8_t *q, const desert_record_plan *plan, unsigned v,
+                             const size_t *sizes) {
+  for (unsigned i = 0; i <= v; i++) {
+    desert_rec_hentry e = i ? plan->entries[i - 1] : (desert_rec_hentry){REC_H_CHUNK, 0};
+    if (e.kind == REC_H_CHUNK) {
+      q += desert_put_var_u32(q, desert_zigzag32((int32_t)sizes[i]));
+    } else { /* REC_H_MO */
+      q[0] = 0x01;
+      q[1] = e.byte;
+      q += 2;
+    }
+  }
+}
+
+/* Chunk sizes of the buffered layouts (chunk 0: size0); their sum. */
+static size_t gather_sizes(const rec_wpool *p, const desert_record_writer *rw, size_t size0,
+                           size_t *sizes) {
+  size_t sum = sizes[0] = size0;
+  for (unsigned i = 1; i <= rw->version_; i++) sum += sizes[i] = chunk_target(p, rw, i)->len;
+  return sum;
+}
+
+/* Chunk 0 in place: w->t is the enclosing GROW target. */
+static void end_fixed_in_place(desert_writer *w, desert_record_writer *rw, rec_wpool *p) {
+  desert_wtarget *o = w->t;
+  size_t sizes[DESERT_RECORD_MAX_VERSION + 1];
+  const size_t body = rw->at_ + rw->reserved_; /* chunk 0's start */
+  if (o->len < body) { /* the writer was reset under the record */
+    desert_w_fail(w, DESERT_E_STATE);
+    return;
+  }
+  const size_t size0 = o->len - body;
+  const size_t tail = gather_sizes(p, rw, size0, sizes) - size0;
+  const size_t h = fixed_header_len(rw->plan_, rw->version_, sizes);
+  if (h == SIZE_MAX) {
+    desert_w_fail(w, DESERT_E_LENGTH_TOO_LARGE);
+    return;
+  }
+  /* Room for the header's growth and the later chunks, at once. */
+  const size_t more = (h > rw->reserved_ ? h - rw->reserved_ : 0) + tail;
+  if (more && !desert_w_reserve(w, more)) return;
+  if (h != rw->reserved_) memmove(o->data + rw->at_ + h, o->data + body, size0);
+  fixed_header_put(o->data + rw->at_, rw->plan_, rw->version_, sizes);
+  size_t len = rw->at_ + h + size0;
+  for (unsigned i = 1; i <= rw->version_; i++) {
+    const desert_wtarget *t = chunk_target(p, rw, i);
+    if (t->len) desert_copy(o->data + len, t->data, t->len);
+    len += t->len;
+  }
+  o->len = len;
+  remember_header(p, rw->desc, h);
+}
+
+/* Size-only: w->t is the enclosing COUNT target; only lengths add up
+ * (the header's: fixed_header_len's count, in the same pass). */
+static void end_fixed_count(desert_writer *w, desert_record_writer *rw, const rec_wpool *p) {
+  const desert_record_plan *plan = rw->plan_;
+  size_t total = plan->min_header;
+  for (unsigned i = 0; i <= rw->version_; i++) {
+    const size_t n = chunk_target(p, rw, i)->len;
+    total += n;
+    if (i && plan->entries[i - 1].kind != REC_H_CHUNK) continue;
+    if (n > (size_t)INT32_MAX) {
+      desert_w_fail(w, DESERT_E_LENGTH_TOO_LARGE);
+      return;
+    }
+    total += desert_var_u32_len(desert_zigzag32((int32_t)n)) - 1;
+  }
+  w->t->len += total;
+}
+
+/* The sequential layout: every chunk is already in place after the
+ * reserved header room, in order; the frame holds where chunks 1..v
+ * start. Only the header is written (and everything moved once if its
+ * size differs from the room). Boundaries out of order or past the output
+ * (the writer was reset under the record) are DESERT_E_STATE. */
+static void end_seq(desert_writer *w, desert_record_writer *rw, rec_wpool *p) {
+  desert_wtarget *o = w->t;
+  rec_wframe *f = &p->frames[rw->frame_];
+  size_t sizes[REC_SEQ_MAX + 1];
+  const size_t body = rw->at_ + rw->reserved_;
+  const size_t end = o->len;
+  size_t prev = body;
+  seq_enter(o, rw, f, rw->version_); /* chunks after the last field's are empty */
+  for (unsigned i = 0; i <= rw->version_; i++) {
+    size_t next = i < rw->version_ ? f->start[i] : end;
+    if (next < prev || next > end) {
+      desert_w_fail(w, DESERT_E_STATE);
+      return;
+    }
+    sizes[i] = next - prev;
+    prev = next;
+  }
+  const size_t h = fixed_header_len(rw->plan_, rw->version_, sizes);
+  if (h == SIZE_MAX) {
+    desert_w_fail(w, DESERT_E_LENGTH_TOO_LARGE);
+    return;
+  }
+  if (h != rw->reserved_) {
+    if (h > rw->reserved_ && !desert_w_reserve(w, h - rw->reserved_)) return;
+    memmove(o->data + rw->at_ + h, o->data + body, end - body);
+    o->len = rw->at_ + h + (end - body);
+  }
+  fixed_header_put(o->data + rw->at_, rw->plan_, rw->version_, sizes);
+  remember_header(p, rw->desc, h);
 }
 
 desert_status desert_record_write_end(desert_record_writer *rw) {
@@ -566,8 +765,15 @@ desert_status desert_record_write_end(desert_record_writer *rw) {
   }
   if (rw->version_) {
     rec_wpool *p = w->records;
+    const bool fixed = rw->plan_ && (rw->plan_->flags & REC_PLAN_FIXED_HEADER);
     if (!w->status) {
-      if (rw->layout_ == LAYOUT_IN_PLACE) {
+      if (rw->layout_ == LAYOUT_SEQ) {
+        end_seq(w, rw, p);
+      } else if (fixed && rw->layout_ == LAYOUT_IN_PLACE) {
+        end_fixed_in_place(w, rw, p);
+      } else if (fixed && rw->layout_ == LAYOUT_COUNT) {
+        end_fixed_count(w, rw, p);
+      } else if (rw->layout_ == LAYOUT_IN_PLACE) {
         end_in_place(w, rw, p);
       } else if (write_header(w, rw, p, chunk_target(p, rw, 0)->len) == DESERT_OK) {
         /* (size-only: appending a COUNT chunk only adds its size) */
