@@ -6,11 +6,13 @@
  * on the golden dataset: bench rows c16_golden_*_gen against the
  * descriptor rows c16_golden_*_cstruct and the hand-written codec).
  *
- * gw_<T> writes and gr_<T> reads exactly what desert_cstruct_encode /
+ * gw_<T> writes and gr_<T> reads what desert_cstruct_encode /
  * desert_cstruct_decode (src/types/types_struct.c) do for the descriptor
- * cs_<T>: the same calls in the same order, so the same bytes, statuses
- * and error offsets; test/gen_c's differential and mutated-input tests
- * compare them with the runtime path. A node whose fields hold a value type
+ * cs_<T>: the same value calls in the same order, through the public record
+ * API also where that codec takes its internal shortcut for version-0 data
+ * (which the library keeps equivalent), so the same bytes, statuses and
+ * error offsets; test/gen_c's public-case, differential and mutated-input
+ * tests and fuzz_gen_c compare them with the runtime path. A node whose fields hold a value type
  * with no public per-value call (dates, big numbers, compressed blocks...)
  * or composites nested deeper than the codec's value depth gets no direct
  * functions: its callers run desert_cstruct_* on its descriptor instead.
