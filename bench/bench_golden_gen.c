@@ -2,8 +2,9 @@
  * `desert gen-c` generated from dataset1.schema.json at build time (prefix
  * bench_gen, bench/CMakeLists.txt): bench_gen_decode_root into the
  * generated C structs and bench_gen_encode_root back. The generated root
- * is a record the C-struct codec can run, so these rows time its
- * descriptor path (checked in setup: bench_gen_root_fast()). Same K rotated
+ * is a record the C-struct codec can run, so these rows time the fast path
+ * (checked in setup: bench_gen_root_fast()): the generated direct functions
+ * on prepared record plans (tools/gen_c/gen_c_direct.c). Same K rotated
  * inputs as the hand-written rows (bench_golden_variants.c).
  *
  * Rows: codec/c16_golden_decode_gen/desert/<isa> (reused reader; the

@@ -11,8 +11,9 @@
 #  * gen_c_bad_schemas: the generator refuses each document the cases expect
 #    a BadSchema for, with exit status 1 and the JSON layer's message (as
 #    desert-conformance answers it);
-#  * test_gen_c_golden: the golden dataset through generated code, and the
-#    generated decoder against the runtime path on mutated inputs;
+#  * test_gen_c_golden: the golden dataset through generated code, the
+#    generated decoder against the runtime path on mutated inputs, and the
+#    first use of generated code from several threads at once;
 #  * gen_c_differential(_fast): test/gen_c/recursion.schema.json (mutual
 #    recursion through pointers, recursive options and lists, aliases, maps
 #    with record keys, dates, zones, compressed blocks, big numbers) answered
@@ -100,7 +101,8 @@ if(EXISTS ${_gc_golden}/dataset1.schema.json)
   set(_gc_golden_out ${CMAKE_CURRENT_BINARY_DIR}/gen_c_golden_src)
   desert_generate_c(TARGET test_gen_c_golden SCHEMAS ${_gc_golden}/dataset1.schema.json
     PREFIX golden OUTPUT_DIR ${_gc_golden_out})
-  target_link_libraries(test_gen_c_golden PRIVATE desert_warnings desert_sanitize)
+  find_package(Threads REQUIRED) # <threads.h> for the first-use-from-threads check
+  target_link_libraries(test_gen_c_golden PRIVATE desert_warnings desert_sanitize Threads::Threads)
   add_test(NAME test_gen_c_golden COMMAND test_gen_c_golden ${_gc_golden})
   set_tests_properties(test_gen_c_golden PROPERTIES LABELS "gen_c;golden" TIMEOUT 300
     PASS_REGULAR_EXPRESSION "test_gen_c_golden: all checks passed")

@@ -173,7 +173,10 @@ DESERT_API desert_status desert_write_f32_bits(desert_writer *w, uint32_t bits);
 DESERT_API desert_status desert_write_f64_bits(desert_writer *w, uint64_t bits);
 /* 01 for true, 00 for false. */
 DESERT_API desert_status desert_write_bool(desert_writer *w, bool v);
-/* n raw bytes, no length prefix (UUID bodies, MAC addresses, custom codecs). */
+/* n raw bytes, no length prefix (UUID bodies, MAC addresses, custom codecs).
+ * src may be NULL only when n is 0: NULL with n > 0 is DESERT_E_ARGUMENT,
+ * recorded in the writer like every failure (generated code uses this to
+ * record a C value its type cannot hold). */
 DESERT_API desert_status desert_write_raw(desert_writer *w, const void *src, size_t n);
 
 /* ---- variable-length integers (FORMAT.md §2) ---- */

@@ -14,7 +14,8 @@
  * Input: byte 0 picks the schema (mod the count), byte 1 the options
  * (fzs_options: bit 7 = override the document's options with bits 0..5),
  * byte 2 (mod 3) the generated entry point: 0 P_decode_root (no limits: the
- * C-struct fast path where the root has one), 1 P_decode_root_ex without
+ * fast path where the root has one, generated direct functions or C-struct
+ * descriptors on prepared plans), 1 P_decode_root_ex without
  * limits (the same path, with a desert_type_error), 2 P_decode_root_ex with
  * the harness limits (the value-tree path); the runtime decode gets the
  * same limits. The rest is the data. Checks, both decodes on counted

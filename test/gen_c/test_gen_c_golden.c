@@ -11,13 +11,19 @@
  *      reports the status and error offset of the runtime path
  *      (desert_type_decode under the same schema, loaded directly) and,
  *      where decoding succeeds, the same value and length: through the
- *      C-struct descriptors (no limits) and the value tree (with limits).
+ *      direct functions (no limits) and the value tree (with limits);
+ *   5. first use from several threads at once: after golden_cleanup(),
+ *      threads released together each decode dataset1.bin (the first call
+ *      of each loads the embedded document under golden_init's guard) and
+ *      re-encode it byte for byte.
  * Usage: test_gen_c_golden GOLDEN_DIR. Exit 0 when every check holds.
  * SPDX-License-Identifier: MIT */
+#include <stdatomic.h>
 #include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <threads.h>
 
 #include "golden.h"
 
@@ -237,6 +243,55 @@ done:
   free(m);
 }
 
+/* ---- 5. first use from several threads ---------------------------------------------- */
+
+enum { N_THREADS = 4 };
+typedef struct thread_job {
+  const unsigned char *bin;
+  size_t len;
+  desert_options read, legacy; /* computed before golden_cleanup() */
+  atomic_int *go;
+  int ok; /* 1: decoded and re-encoded byte for byte */
+} thread_job;
+
+static int thread_main(void *arg) {
+  thread_job *j = arg;
+  while (!atomic_load(j->go)) thrd_yield(); /* all threads start together */
+  desert_reader *r = NULL;
+  desert_writer *w = NULL;
+  golden_root v;
+  size_t n = 0;
+  if (desert_reader_create(&j->read, &r) || desert_writer_create(&j->legacy, &w)) goto done;
+  if (desert_reader_begin(r, j->bin, j->len) || golden_decode_root(r, &v)) goto done;
+  if (golden_encode_root(w, &v)) goto done;
+  const uint8_t *d = desert_writer_data(w, &n);
+  j->ok = n == j->len && memcmp(d, j->bin, n) == 0;
+done:
+  desert_writer_free(w);
+  desert_reader_free(r);
+  return 0;
+}
+
+static void threads(const unsigned char *bin, size_t len) {
+  desert_options read = golden_options(-1), legacy = golden_options(1);
+  golden_cleanup(); /* the threads' first calls load the document again */
+  atomic_int go = 0;
+  thread_job jobs[N_THREADS];
+  thrd_t t[N_THREADS];
+  int started = 0;
+  for (int i = 0; i < N_THREADS; i++) {
+    jobs[i] = (thread_job){bin, len, read, legacy, &go, 0};
+    if (thrd_create(&t[i], thread_main, &jobs[i]) != thrd_success) break;
+    started++;
+  }
+  CHECK(started == N_THREADS, "started %d of %d threads", started, N_THREADS);
+  atomic_store(&go, 1);
+  for (int i = 0; i < started; i++) {
+    thrd_join(t[i], NULL);
+    CHECK(jobs[i].ok, "thread %d: decode and legacy re-encoding of dataset1.bin failed", i);
+  }
+}
+
 int main(int argc, char **argv) {
   if (argc != 2) {
     fprintf(stderr, "usage: test_gen_c_golden GOLDEN_DIR\n");
@@ -268,6 +323,7 @@ int main(int argc, char **argv) {
   decode_to_json(bin, bin_len, json, json_len, "dataset1.bin");
   roundtrip(bin, bin_len, json, json_len);
   mutations(bin, bin_len);
+  threads(bin, bin_len);
   golden_cleanup();
   desert_schema_free(schema);
   desert_value_arena_free(sa);

@@ -2,7 +2,7 @@
  * model of the C types one schema document becomes (gen_c_model.c), name
  * mangling (gen_c_names.c), canonical JSON text (gen_c_text.c) and the
  * emitters of P.h, P.c and P_testee.c (gen_c_header.c, gen_c_source.c with
- * gen_c_runtime.c and gen_c_cstruct.c, gen_c_testee.c).
+ * gen_c_runtime.c, gen_c_cstruct.c and gen_c_direct.c, gen_c_testee.c).
  *
  * How generated code works. P.c embeds the schema document and loads it once
  * with the JSON layer (a desert_type graph, the same one `desert encode`,
@@ -12,9 +12,14 @@
  * desert_type_decode and fills the struct: bytes, statuses, error offsets,
  * limits and every desert_options flag are the runtime path's, for every
  * type of SCHEMA.md part 1. Records and tuples that the generic C-struct
- * codec can run on the generated layout also get static desert_cstruct
- * tables (gen_c_cstruct.c), and encode/decode take that faster path when no
- * codec limits are asked for (measured: bench rows c16_golden_*_gen).
+ * codec can run on the generated layout also get desert_cstruct tables with
+ * prepared record plans (gen_c_cstruct.c) and, where their fields are plain
+ * values, direct functions making the same reader/writer/record calls as
+ * that codec (gen_c_direct.c); encode/decode take that faster path when no
+ * codec limits are asked for (measured: bench rows c16_golden_*_gen against
+ * the hand-written codec and the descriptor rows c16_golden_*_cstruct).
+ * Every generated function is thread-safe (P_init loads once under an
+ * atomic guard); P_cleanup must run alone.
  * SPDX-License-Identifier: MIT */
 #ifndef DESERT_TOOLS_GEN_C_H
 #define DESERT_TOOLS_GEN_C_H
@@ -89,6 +94,7 @@ struct gc_node {
   /* Tarjan's bookkeeping */
   size_t index, low;
   bool on_stack, visited;
+  bool direct;            /* has direct functions gw_/gr_ (gen_c_direct.c) */
 };
 
 typedef struct gc_model {

@@ -10,9 +10,11 @@
  * not all-zero (transient fields, FieldAdded fields of older data: the
  * codec leaves them zeroed). Decided by a fixpoint over the model: a type is
  * representable when everything it holds is, assuming so for recursion.
- * The tables are static const, so their `plan` member is NULL and the codec
- * takes the description-based record calls; preparing plans would need
- * writable tables filled at P_init (left for later, see issue 14's note).
+ * The record and tuple descriptors are writable tables: P_init (once,
+ * under its guard) builds the prepared plan of each into static storage
+ * sized by DESERT_RECORD_PLAN_BYTES (no allocation, nothing to free) and
+ * sets its `plan`, which the codec and the direct functions
+ * (gen_c_direct.c) then use; enum descriptors stay static const.
  * SPDX-License-Identifier: MIT */
 #include <stdio.h>
 #include <stdlib.h>
@@ -443,6 +445,18 @@ static void assign_constant(gc_buf *b, const char *e, desert_type_kind k, const 
   }
 }
 
+bool gc_cstruct_has_default(const gc_node *n, size_t index) {
+  const desert_type *t = n->t;
+  if (n->kind != GC_STRUCT || t->kind != DESERT_TYPE_RECORD) return false;
+  for (size_t i = 0; i < t->u.record.field_count; i++) {
+    bool several;
+    if ((index == SIZE_MAX || index == i) &&
+        !zero_value(field_default(t, &t->u.record.fields[i], &several)))
+      return true;
+  }
+  return false;
+}
+
 /* The `defaults` callback of a record whose fields have non-zero defaults;
  * returns whether one was written (cs_d_<name>). */
 static bool emit_defaults(gc_buf *b, const gc_node *n) {
@@ -508,9 +522,11 @@ static void emit_record(cs *c, gc_buf *b, const gc_node *n) {
     }
     gc_printf(b, "};\n");
   }
-  gc_printf(b, "static const desert_cstruct cs_%s = {{", n->name);
+  gc_printf(b, "static void *cs_pm_%s[DESERT_RECORD_PLAN_BYTES(%zu, %zu) / sizeof(void *)];\n",
+            n->name, nf, ns);
+  gc_printf(b, "static desert_cstruct cs_%s = {{", n->name);
   c_name(b, t->name);
-  /* plan NULL: static const tables (see the top of this file). */
+  /* plan NULL until gc_prepare_plans (see the top of this file). */
   gc_printf(b, ", %s%s, %zu, %s%s, %zu}, %s%s, sizeof(%s), %s%s, NULL};\n", nf ? "cs_f_" : "NULL",
             nf ? n->name : "", nf, ns ? "cs_s_" : "NULL", ns ? n->name : "", ns,
             nf ? "cs_c_" : "NULL", nf ? n->name : "", n->name, defaults ? "cs_d_" : "NULL",
@@ -528,7 +544,9 @@ static void emit_tuple(cs *c, gc_buf *b, const gc_node *n) {
     cfield(c, b, n->name, entry ? (i ? "value" : "key") : n->members[i], et, n, NULL);
     gc_printf(b, ",\n");
   }
-  gc_printf(b, "};\nstatic const desert_cstruct cs_%s = {{\"Tuple\", desert_ctuple_fields, %zu, "
+  gc_printf(b, "};\nstatic void *cs_pm_%s[DESERT_RECORD_PLAN_BYTES(%zu, 0) / sizeof(void *)];\n",
+            n->name, count);
+  gc_printf(b, "static desert_cstruct cs_%s = {{\"Tuple\", desert_ctuple_fields, %zu, "
                "NULL, 0}, cs_c_%s, sizeof(%s), NULL, NULL};\n",
             n->name, count, n->name, n->name);
 }
@@ -571,12 +589,15 @@ void gc_cstruct_emit(const gc_model *m, gc_buf *out) {
     if (!is_desc_node(n) || n->mark) continue;
     any = true;
     /* Declarations first: descriptors refer to each other in any order. */
-    gc_printf(out, "GC_UNUSED static const %s cs_%s;\n",
-              n->kind == GC_STRUCT && n->t->kind == DESERT_TYPE_ENUM ? "desert_cenum"
+    gc_printf(out, "GC_UNUSED static %s cs_%s;\n",
+              n->kind == GC_STRUCT && n->t->kind == DESERT_TYPE_ENUM ? "const desert_cenum"
                                                                       : "desert_cstruct",
               n->name);
   }
-  if (!any) return;
+  if (!any) {
+    gc_printf(out, "static void gc_prepare_plans(void) {}\n");
+    return;
+  }
   for (size_t i = 0; i < m->count; i++) {
     const gc_node *n = m->nodes[i];
     if (!is_desc_node(n) || n->mark) continue;
@@ -595,4 +616,19 @@ void gc_cstruct_emit(const gc_model *m, gc_buf *out) {
   }
   gc_buf_free(&pre);
   gc_buf_free(&body);
+  /* A description the plan builder refuses keeps plan NULL: the codec then
+   * takes the description-based calls (and desert_cstruct_check refuses
+   * it, so the public functions stay on the runtime path). */
+  gc_printf(out, "\n/* Builds each record's plan into its static storage (P_init, once). */\n"
+                 "static void gc_prepare_plans(void) {\n  const desert_record_plan *p = NULL;\n  (void)p;\n");
+  for (size_t i = 0; i < m->count; i++) {
+    const gc_node *n = m->nodes[i];
+    if (!is_desc_node(n) || n->mark || (n->kind == GC_STRUCT && n->t->kind == DESERT_TYPE_ENUM))
+      continue;
+    gc_printf(out,
+              "  if (desert_record_plan_init(&cs_%s.record, cs_pm_%s, sizeof cs_pm_%s, &p) == "
+              "DESERT_OK)\n    cs_%s.plan = p;\n",
+              n->name, n->name, n->name, n->name);
+  }
+  gc_printf(out, "}\n");
 }

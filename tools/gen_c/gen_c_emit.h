@@ -20,7 +20,19 @@ void gc_emit_runtime(gc_buf *b, const bool *used);
 void gc_cstruct_analyse(const gc_model *m);
 /* After gc_cstruct_analyse: n is a record or tuple with a descriptor cs_<name>. */
 bool gc_cstruct_has(const gc_model *m, const gc_node *n);
-/* The static descriptors of every representable node. */
+/* The descriptors of every representable node, the static storage of
+ * their record plans and gc_prepare_plans(), which builds the plans into
+ * the descriptors (called once by P_init). */
 void gc_cstruct_emit(const gc_model *m, gc_buf *out);
+/* Field `index` of the record n has a default that is not all-zero, which
+ * its callback cs_d_<name> assigns (SIZE_MAX: any field, i.e. whether the
+ * callback exists). */
+bool gc_cstruct_has_default(const gc_node *n, size_t index);
+
+/* After gc_cstruct_analyse: sets gc_node.direct on the nodes that get
+ * direct functions gw_<name> / gr_<name> (gen_c_direct.c). */
+void gc_direct_analyse(const gc_model *m);
+/* The direct functions (after the descriptors, which they use). */
+void gc_direct_emit(const gc_model *m, gc_buf *out);
 
 #endif

@@ -208,9 +208,14 @@ bool gc_emit_header(const gc_model *m, gc_buf *b) {
             " * (libdesert's desert::json). Strings and byte blocks are views; decoded\n"
             " * memory belongs to the reader (until its next desert_reader_begin, reset\n"
             " * or free), memory of %s_*_from_json to the value arena passed in.\n"
-            " * Thread safety: call %s_init() once before using the functions from\n"
-            " * several threads (every function initialises lazily otherwise). */\n",
-            m->prefix, m->file, m->prefix, m->prefix);
+            " * Thread safety: any number of threads may call these functions at the\n"
+            " * same time (each with its own reader, writer, arena or JSON buffer, as\n"
+            " * libdesert requires). The first call loads the embedded document through\n"
+            " * %s_init(), which is guarded: one thread loads, threads arriving\n"
+            " * meanwhile wait for it, and a failed load (DESERT_E_NOMEM) is reported to\n"
+            " * its caller and tried again by the next call. %s_cleanup() must not run\n"
+            " * at the same time as any other function of this file. */\n",
+            m->prefix, m->file, m->prefix, m->prefix, m->prefix);
   gc_printf(b, "#ifndef ");
   upper_guard(b, m->prefix);
   gc_printf(b, "_GEN_H\n#define ");
@@ -237,10 +242,14 @@ bool gc_emit_header(const gc_model *m, gc_buf *b) {
 
   gc_printf(b,
             "\n/* ---- functions ---- */\n\n"
-            "/* Loads the embedded schema document (once). DESERT_OK, DESERT_E_NOMEM, or\n"
-            " * DESERT_E_STATE if the document does not load with this libdesert. */\n"
+            "/* Loads the embedded schema document and prepares the record plans of the\n"
+            " * fast path (in static storage: nothing to free), once; thread-safe (see\n"
+            " * the top of this file). DESERT_OK, DESERT_E_NOMEM (nothing kept: a later\n"
+            " * call tries again), or DESERT_E_STATE if the document does not load with\n"
+            " * this libdesert. Every other function calls it. */\n"
             "desert_status %s_init(void);\n"
-            "/* Frees what %s_init allocated (no function may run at the same time). */\n"
+            "/* Frees what %s_init allocated; a later call loads again. Not thread-safe:\n"
+            " * no other function of this file may run at the same time. */\n"
             "void %s_cleanup(void);\n"
             "/* The loaded document, NULL if it cannot be loaded: its options (for\n"
             " * desert_schema_options_apply) and, as its root, a tuple of the schema's root\n"
@@ -268,8 +277,8 @@ bool gc_emit_header(const gc_model *m, gc_buf *b) {
               "desert_status %s_decode_%s_ex(desert_reader *r, %s *out,\n"
               "    const desert_codec_limits *limits, desert_type_error *err);\n"
               "/* True when %s_encode_%s / _decode_%s (and the _ex forms without limits)\n"
-              " * run through a static C-struct descriptor (desert_cstruct), else through\n"
-              " * the runtime type codec. */\n"
+              " * run the fast path (generated direct calls or a C-struct descriptor on\n"
+              " * prepared record plans), else the runtime type codec on a value tree. */\n"
               "bool %s_%s_fast(void);\n"
               "/* The runtime type (desert_type_decode, desert_json_write_value...); NULL if\n"
               " * the schema cannot be loaded. */\n"

@@ -318,22 +318,31 @@ static void emit_publics(gen *g) {
     const gc_node *n = m->publics[i];
     const char *s = gc_public_suffix(m, n), *N = n->name;
     const gc_node *fast = fast_node(m, n);
-    char fast_enc[600] = "", fast_dec[600] = "";
+    char fast_enc[1600] = "", fast_dec[1600] = "";
     if (fast) {
+      /* The direct functions (gen_c_direct.c), else the C-struct codec on
+       * the descriptor: the same bytes, statuses and offsets. */
+      char enc_call[700], dec_call[700];
+      if (fast->direct) {
+        snprintf(enc_call, sizeof enc_call, "gw_%s(w, value)", fast->name);
+        snprintf(dec_call, sizeof dec_call, "gr_%s(r, out)", fast->name);
+      } else {
+        snprintf(enc_call, sizeof enc_call, "desert_cstruct_encode(w, &cs_%s, value)", fast->name);
+        snprintf(dec_call, sizeof dec_call, "desert_cstruct_decode(r, &cs_%s, out)", fast->name);
+      }
       snprintf(fast_enc, sizeof fast_enc,
                "  if (!limits && gc_fast[%zu]) {\n"
-               "    /* The C-struct codec on the generated layout (same bytes). */\n"
-               "    st = desert_cstruct_encode(w, &cs_%s, value);\n"
+               "    st = %s;\n"
                "    if (st && err) {\n"
                "      memset(err, 0, sizeof *err);\n"
                "      err->status = st;\n"
                "    }\n"
                "    return st;\n"
                "  }\n",
-               i, fast->name);
+               i, enc_call);
       snprintf(fast_dec, sizeof fast_dec,
                "  if (!limits && gc_fast[%zu]) {\n"
-               "    st = desert_cstruct_decode(r, &cs_%s, out);\n"
+               "    st = %s;\n"
                "    if (st && err) {\n"
                "      memset(err, 0, sizeof *err);\n"
                "      err->status = st;\n"
@@ -342,7 +351,7 @@ static void emit_publics(gen *g) {
                "    }\n"
                "    return st;\n"
                "  }\n",
-               i, fast->name);
+               i, dec_call);
     }
     gc_printf(g->b, "\n/* ---- %s ---- */\n\n", N);
     gc_printf(g->b,
@@ -459,8 +468,8 @@ static void emit_init(gen *g) {
             "    memcpy(s + k, parts[i], l);\n"
             "    k += l;\n  }\n"
             "  s[k] = '\\0';\n  return s;\n}\n\n"
-            "desert_status %s_init(void) {\n"
-            "  if (gc_schema_) return DESERT_OK;\n"
+            "/* Loads the document and prepares the fast paths (under P_init's guard). */\n"
+            "static desert_status gc_load(void) {\n"
             "  char *doc = gc_join(gc_doc_parts, sizeof gc_doc_parts / sizeof gc_doc_parts[0]);\n"
             "  char *canon = gc_join(gc_canon_parts, sizeof gc_canon_parts / sizeof "
             "gc_canon_parts[0]);\n"
@@ -471,9 +480,12 @@ static void emit_init(gen *g) {
             "    desert_json *j;\n"
             "    char msg[256];\n"
             "    st = DESERT_E_STATE;\n"
-            "    if (!desert_json_parse(doc, strlen(doc), a, &j, msg, sizeof msg) &&\n"
-            "        !desert_schema_load(j, NULL, &s, NULL))\n"
+            "    desert_status ls = desert_json_parse(doc, strlen(doc), a, &j, msg, sizeof msg);\n"
+            "    if (!ls) ls = desert_schema_load(j, NULL, &s, NULL);\n"
+            "    if (!ls)\n"
             "      st = DESERT_OK;\n"
+            "    else if (ls == DESERT_E_NOMEM)\n"
+            "      st = DESERT_E_NOMEM;\n"
             "  }\n"
             "  if (st) {\n"
             "    free(doc);\n    free(canon);\n    desert_value_arena_free(a);\n"
@@ -484,12 +496,30 @@ static void emit_init(gen *g) {
             "  for (size_t i = 0; i < sizeof gc_types / sizeof gc_types[0]; i++)\n"
             "    gc_types[i] = el[i + 1 < sizeof gc_types / sizeof gc_types[0] ? i + 1 : 0];\n"
             "  gc_doc_ = doc;\n  gc_canon_ = canon;\n  gc_arena_ = a;\n  gc_schema_ = s;\n"
+            "  gc_prepare_plans();\n"
             "  gc_check_fast();\n"
             "  return DESERT_OK;\n}\n\n"
+            "/* 0: not loaded, 1: a thread is loading, 2: loaded. The first caller\n"
+            " * loads; callers that arrive meanwhile wait for it (the load takes\n"
+            " * microseconds); a failed load leaves 0, so a later call tries again. */\n"
+            "static atomic_int gc_state_;\n\n"
+            "desert_status %s_init(void) {\n"
+            "  for (;;) {\n"
+            "    int s = atomic_load_explicit(&gc_state_, memory_order_acquire);\n"
+            "    if (s == 2) return DESERT_OK;\n"
+            "    if (s == 0 && atomic_compare_exchange_weak_explicit(&gc_state_, &s, 1,\n"
+            "                                                        memory_order_acquire,\n"
+            "                                                        memory_order_relaxed))\n"
+            "      break;\n"
+            "  }\n"
+            "  desert_status st = gc_load();\n"
+            "  atomic_store_explicit(&gc_state_, st ? 0 : 2, memory_order_release);\n"
+            "  return st;\n}\n\n"
             "void %s_cleanup(void) {\n"
             "  desert_schema_free(gc_schema_);\n  desert_value_arena_free(gc_arena_);\n"
             "  free(gc_doc_);\n  free(gc_canon_);\n"
-            "  gc_schema_ = NULL;\n  gc_arena_ = NULL;\n  gc_doc_ = NULL;\n  gc_canon_ = NULL;\n}\n\n"
+            "  gc_schema_ = NULL;\n  gc_arena_ = NULL;\n  gc_doc_ = NULL;\n  gc_canon_ = NULL;\n"
+            "  atomic_store_explicit(&gc_state_, 0, memory_order_release);\n}\n\n"
             "const desert_schema *%s_schema(void) {\n"
             "  return %s_init() ? NULL : gc_schema_;\n}\n\n"
             "const char *%s_schema_json(void) {\n"
@@ -502,6 +532,7 @@ bool gc_emit_source(const gc_model *m, gc_buf *out) {
   memset(&g, 0, sizeof g);
   g.m = m;
   gc_cstruct_analyse(m);
+  gc_direct_analyse(m);
   gc_buf body = {0};
   g.b = &body;
   for (size_t i = 0; i < m->count; i++) {
@@ -522,7 +553,7 @@ bool gc_emit_source(const gc_model *m, gc_buf *out) {
             " * codec (desert_type_encode / desert_type_decode) and JSON layer run under the\n"
             " * embedded schema document: bytes, statuses, error offsets and options are the\n"
             " * runtime path's. */\n"
-            "#include \"%s.h\"\n\n#include <stdlib.h>\n#include <string.h>\n\n",
+            "#include \"%s.h\"\n\n#include \"desert/stream.h\" /* desert_reader_ensure */\n\n#include <stdatomic.h>\n#include <stdlib.h>\n#include <string.h>\n\n",
             m->prefix, m->file, m->prefix);
   gc_printf(out, "/* The schema document, with a tuple of the root and every definition as its\n"
                  " * root (element 0 the root, then the definitions). */\n"
@@ -540,6 +571,8 @@ bool gc_emit_source(const gc_model *m, gc_buf *out) {
   gc_emit_runtime(out, g.used);
   gc_printf(out, "\n/* ---- C-struct descriptors: the fast path of encode/decode ---- */\n\n");
   gc_cstruct_emit(m, out);
+  gc_printf(out, "\n/* ---- direct functions: the fastest path of encode/decode ---- */\n\n");
+  gc_direct_emit(m, out);
   gc_printf(out, "\n/* ---- conversions ---- */\n\n");
   gc_put(out, body.data ? body.data : "", body.len);
   bool ok = !body.failed && !out->failed;
