@@ -72,22 +72,16 @@ DESERT_INLINE size_t desert_var_u32_len(uint32_t v) {
   return v < (1u << 7) ? 1 : v < (1u << 14) ? 2 : v < (1u << 21) ? 3 : v < (1u << 28) ? 4 : 5;
 }
 
-/* Large copies in 2 KiB pieces. glibc's memcpy switches to `rep movsb`
- * above a few KiB, and on AMD Zen that runs an order of magnitude slower
- * when source and destination differ in alignment, which output written
- * after a varint of arbitrary length nearly always does. Measured on an
- * EPYC host: the golden dataset's 242 KB chunk 0 took 387 us in one memcpy
- * and 31 us in 2 KiB pieces (27 us when aligned). */
-#define DESERT_COPY_PIECE 2048u
-DESERT_INLINE void desert_copy(uint8_t *dst, const uint8_t *src, size_t n) {
-  while (n > DESERT_COPY_PIECE) {
-    memcpy(dst, src, DESERT_COPY_PIECE);
-    dst += DESERT_COPY_PIECE;
-    src += DESERT_COPY_PIECE;
-    n -= DESERT_COPY_PIECE;
-  }
-  memcpy(dst, src, n);
-}
+/* Large copies: one memcpy. An earlier version copied in 2 KiB pieces to
+ * dodge glibc's `rep movsb` path, reported ~12x slower on an AMD host when
+ * source and destination alignments differ. With gcc the constant-size
+ * pieces were compiled to an inline `rep movsq` instead of a call, and on
+ * the reference host (AMD EPYC Zen 5, glibc 2.36) that is what was slow:
+ * a 64 KiB byte block took 1.2x the time of one memcpy, and one memcpy at
+ * a 3- or 5-byte offset (page-aligned buffers included) ran as fast as an
+ * aligned one, for 4 KiB, 64 KiB and 240 KB (issue 11, bench case 15 and
+ * the golden encode of case 16 measured both ways). */
+DESERT_INLINE void desert_copy(uint8_t *dst, const uint8_t *src, size_t n) { memcpy(dst, src, n); }
 
 /* True when the n (< 16 in practice) bytes are all ASCII: short strings
  * skip the call to the validation kernel. */
