@@ -68,6 +68,27 @@ DESERT_INLINE size_t desert_put_var_u32(uint8_t *p, uint32_t v) {
   p[i++] = (uint8_t)v;
   return i;
 }
+/* Shortest var_u32 encoding of v at p without data-dependent branches,
+ * for runs whose lengths vary from value to value (posting lists, counts,
+ * string lengths), where the loop above mispredicts its exit: the 7-bit
+ * groups are spread over a 64-bit word and the continuation bits set by
+ * length. Stores 8 bytes, so p needs 8 bytes of room; the bytes after the
+ * encoding are scratch. Returns the length (1..5). */
+DESERT_INLINE size_t desert_put_var_u32_wide(uint8_t *p, uint32_t v) {
+  const size_t len = 1u + (size_t)(v >= (1u << 7)) + (size_t)(v >= (1u << 14)) +
+                     (size_t)(v >= (1u << 21)) + (size_t)(v >= (1u << 28));
+  const uint64_t x = v;
+  uint64_t g = (x & 0x7Fu) | ((x & 0x3F80u) << 1) | ((x & 0x1FC000u) << 2) |
+               ((x & 0xFE00000u) << 3) | ((x & 0xF0000000u) << 4);
+  g |= 0x8080808080ull & ((1ull << (8 * (len - 1))) - 1u);
+#if defined(__BYTE_ORDER__) && defined(__ORDER_BIG_ENDIAN__) && \
+    __BYTE_ORDER__ == __ORDER_BIG_ENDIAN__
+  for (unsigned i = 0; i < 8; i++) p[i] = (uint8_t)(g >> (8 * i));
+#else
+  memcpy(p, &g, 8); /* little-endian: the first group lands first */
+#endif
+  return len;
+}
 DESERT_INLINE size_t desert_var_u32_len(uint32_t v) {
   return v < (1u << 7) ? 1 : v < (1u << 14) ? 2 : v < (1u << 21) ? 3 : v < (1u << 28) ? 4 : 5;
 }
