@@ -345,18 +345,32 @@ static size_t terms_expected(const bv_terms *d, uint8_t *b) {
   return n;
 }
 
+/* The term record's prepared plan (README: recommended for records
+ * written or read more than once), built on first use; the rows run one
+ * thread. */
+static const desert_record_plan *term_plan(void) {
+  static void *mem[DESERT_RECORD_PLAN_BYTES(3, 0) / sizeof(void *)];
+  static const desert_record_plan *plan;
+  if (!plan && desert_record_plan_init(&term_desc, mem, sizeof mem, &plan)) plan = NULL;
+  return plan;
+}
+
+/* Through the API the README recommends for C code: a prepared plan and
+ * the inline fast paths (the msgpack-c packer is header-inline too). */
 static desert_status terms_write(desert_writer *w, const bv_terms *d) {
-  desert_write_count(w, d->n);
+  const desert_record_plan *plan = term_plan();
+  if (!plan) return DESERT_E_NOMEM;
+  desert_write_count_inline(w, d->n);
   for (size_t i = 0; i < d->n; i++) {
     const bv_term *t = &d->t[i];
     desert_record_writer rw;
-    if (desert_record_write_begin(w, &term_desc, &rw)) break;
+    if (desert_record_write_begin_plan(w, plan, &rw)) break;
     desert_record_write_field(&rw, 0);
-    desert_write_string(w, t->s, t->len);
+    desert_write_string_inline(w, t->s, t->len);
     desert_record_write_field(&rw, 1);
-    desert_write_var_i32(w, t->doc_freq);
+    desert_write_var_i32_inline(w, t->doc_freq);
     desert_record_write_field(&rw, 2);
-    desert_write_count(w, t->npost);
+    desert_write_count_inline(w, t->npost);
     desert_write_var_u32_array(w, t->post, t->npost);
     desert_record_write_end(&rw);
   }
@@ -368,14 +382,15 @@ static const term_view *terms_read(desert_reader *r, const uint8_t *data, size_t
   desert_reader_begin(r, data, len);
   if (desert_read_seq_begin(r, &seq) || !seq.known || seq.count > desert_reader_remaining(r))
     return NULL;
-  term_view *v = desert_reader_alloc(r, seq.count * sizeof *v, 16);
+  const desert_record_plan *plan = term_plan();
+  term_view *v = plan ? desert_reader_alloc(r, seq.count * sizeof *v, 16) : NULL;
   if (!v) return NULL;
   for (size_t i = 0; i < seq.count; i++) {
     desert_record_reader rr;
     desert_field_action a;
-    if (desert_record_read_begin(r, &term_desc, &rr)) return NULL;
-    if (!desert_record_read_field(&rr, 0, &a)) desert_read_string(r, &v[i].term);
-    if (!desert_record_read_field(&rr, 1, &a)) desert_read_var_i32(r, &v[i].doc_freq);
+    if (desert_record_read_begin_plan(r, plan, &rr)) return NULL;
+    if (!desert_record_read_field(&rr, 0, &a)) desert_read_string_inline(r, &v[i].term);
+    if (!desert_record_read_field(&rr, 1, &a)) desert_read_var_i32_inline(r, &v[i].doc_freq);
     if (!desert_record_read_field(&rr, 2, &a)) {
       desert_seq ps;
       if (!desert_read_seq_begin(r, &ps)) {

@@ -72,6 +72,55 @@ static void test_byte_blocks(void **state) {
   desert_writer_free(w);
 }
 
+/* Byte blocks around the sizes where the writer's copy changes strategy
+ * (one call up to 2 KiB, equal pieces of at most 2 KiB up to 8 KiB, one
+ * call above; issue 11), after prefixes of 0-3 bytes so the block starts
+ * at every alignment: the output is the var_u32 length (built here by
+ * hand) and the bytes, in a growable writer and in a fixed buffer of the
+ * exact size. */
+static void test_byte_block_copy_sizes(void **state) {
+  (void)state;
+  static const size_t sizes[] = {2047, 2048, 2049, 3000, 4095, 4096, 4097, 6143,
+                                 8191, 8192, 8193, 12289, 65536};
+  enum { MAXB = 65536 };
+  uint8_t *src = malloc(MAXB + 16), *want = malloc(MAXB + 8), *fixed = malloc(MAXB + 8);
+  assert_non_null(src);
+  assert_non_null(want);
+  assert_non_null(fixed);
+  for (size_t i = 0; i < MAXB + 16; i++) src[i] = (uint8_t)(i * 131u + (i >> 9));
+  desert_writer *w = ct_new_writer(0), *wf = ct_new_writer(0);
+  for (size_t si = 0; si < sizeof sizes / sizeof sizes[0]; si++) {
+    const size_t n = sizes[si];
+    for (size_t pre = 0; pre < 4; pre++) {
+      size_t wl = 0;
+      for (size_t i = 0; i < pre; i++) want[wl++] = (uint8_t)(0x70 + i);
+      uint32_t v = (uint32_t)n; /* var_u32: 7 bits a byte, low group first */
+      while (v >= 0x80u) {
+        want[wl++] = (uint8_t)(v | 0x80u);
+        v >>= 7;
+      }
+      want[wl++] = (uint8_t)v;
+      memcpy(want + wl, src + si, n);
+      wl += n;
+      assert_int_equal(desert_writer_use_buffer(wf, fixed, wl), DESERT_OK);
+      desert_writer *ws[2] = {w, wf};
+      for (int k = 0; k < 2; k++) {
+        if (k == 0) desert_writer_reset(w);
+        for (size_t i = 0; i < pre; i++) desert_write_u8(ws[k], (uint8_t)(0x70 + i));
+        assert_int_equal(desert_write_bytes(ws[k], src + si, n), DESERT_OK);
+        size_t len;
+        const uint8_t *d = desert_writer_data(ws[k], &len);
+        desert_assert_bytes_equal(want, wl, d, len);
+      }
+    }
+  }
+  desert_writer_free(wf);
+  desert_writer_free(w);
+  free(fixed);
+  free(want);
+  free(src);
+}
+
 /* ---- generic collections (FORMAT.md §5.2) ------------------------------------- */
 
 static void test_known_size_form(void **state) {
@@ -827,6 +876,7 @@ int main(void) {
   (void)desert_test_seed();
   const struct CMUnitTest tests[] = {
       cmocka_unit_test(test_byte_blocks),
+      cmocka_unit_test(test_byte_block_copy_sizes),
       cmocka_unit_test(test_known_size_form),
       cmocka_unit_test(test_unknown_size_form),
       cmocka_unit_test(test_map_as_tuples),

@@ -14,6 +14,7 @@
 #include "desert/writer.h"
 #include "codec_testlib.h"
 #include "guarded.h"
+#include "oracle.h"
 #include "test_util.h"
 
 /* ---- example messages ---------------------------------------------------------- */
@@ -199,6 +200,87 @@ static void test_growable_grows(void **state) {
   /* data(w, NULL) is allowed */
   assert_non_null(desert_writer_data(w, NULL));
   desert_writer_free(w);
+}
+
+/* ---- short values at every cursor position (issue 11) ---------------------------- *
+ * Varints, string bodies and short varint runs take a one-check path when
+ * the writer's own buffer has room for an 8-byte store, and the exact path
+ * otherwise. After every prefix length from 0 to 600 bytes (across the
+ * inline buffer's end and the first growth), in a heap writer and one in
+ * caller storage, the bytes equal the oracle's; in a fixed caller buffer
+ * with room to spare the bytes after the message stay untouched. */
+static const uint32_t short_vals[] = {0, 1, 127, 128, 16383, 16384, 2097151, 2097152,
+                                      268435455, 268435456, UINT32_MAX};
+#define N_SHORT_VALS (sizeof short_vals / sizeof short_vals[0])
+
+static void ex_short_values(desert_writer *w) {
+  for (size_t i = 0; i < N_SHORT_VALS; i++) {
+    desert_write_var_u32(w, short_vals[i]);
+    desert_write_var_i32(w, (int32_t)short_vals[i]);
+    desert_write_string(w, "term", (size_t)(i % 5));
+    desert_write_var_u32_array(w, short_vals + i, N_SHORT_VALS - i);
+    desert_write_var_i32_array(w, (const int32_t *)(const void *)short_vals, i);
+  }
+}
+
+/* The same message, byte by byte from the oracle. */
+static size_t short_values_oracle(uint8_t *out) {
+  size_t n = 0;
+  for (size_t i = 0; i < N_SHORT_VALS; i++) {
+    n += desert_oracle_var_u32_encode(out + n, short_vals + i, 1);
+    const int32_t si = (int32_t)short_vals[i];
+    n += desert_oracle_var_i32_encode(out + n, &si, 1);
+    const int32_t len = (int32_t)(i % 5);
+    n += desert_oracle_var_i32_encode(out + n, &len, 1);
+    memcpy(out + n, "term", (size_t)len);
+    n += (size_t)len;
+    n += desert_oracle_var_u32_encode(out + n, short_vals + i, N_SHORT_VALS - i);
+    n += desert_oracle_var_i32_encode(out + n, (const int32_t *)(const void *)short_vals, i);
+  }
+  return n;
+}
+
+static void test_short_values_every_offset(void **state) {
+  (void)state;
+  enum { MAXPRE = 600 };
+  uint8_t *want = malloc(MAXPRE + 1024);
+  assert_non_null(want);
+  size_t body = short_values_oracle(want + MAXPRE);
+  assert_true(body < 1024);
+  desert_writer_storage storage;
+  desert_writer *heap = ct_new_writer(0), *st = NULL;
+  assert_int_equal(desert_writer_init(&storage, sizeof storage, NULL, &st), DESERT_OK);
+  desert_writer *ws[2] = {heap, st};
+  for (size_t pre = 0; pre <= MAXPRE; pre++) {
+    for (int k = 0; k < 2; k++) {
+      desert_writer *w = ws[k];
+      desert_writer_reset(w);
+      for (size_t i = 0; i < pre; i++) desert_write_u8(w, (uint8_t)(0x40 + i % 7));
+      ex_short_values(w);
+      assert_int_equal(desert_writer_status(w), DESERT_OK);
+      size_t len;
+      const uint8_t *d = desert_writer_data(w, &len);
+      assert_int_equal(len, pre + body);
+      for (size_t i = 0; i < pre; i++) assert_int_equal(d[i], 0x40 + i % 7);
+      desert_assert_bytes_equal(want + MAXPRE, body, d + pre, len - pre);
+    }
+  }
+  /* fixed buffers: exact bytes, nothing touched after the message */
+  uint8_t *buf = malloc(body + 64);
+  assert_non_null(buf);
+  for (size_t spare = 0; spare <= 64; spare += 8) {
+    memset(buf, 0xa5, body + 64);
+    assert_int_equal(desert_writer_use_buffer(heap, buf, body + spare), DESERT_OK);
+    ex_short_values(heap);
+    assert_int_equal(desert_writer_status(heap), DESERT_OK);
+    assert_int_equal(desert_writer_size(heap), body);
+    desert_assert_bytes_equal(want + MAXPRE, body, buf, body);
+    for (size_t i = body; i < body + 64; i++) assert_int_equal(buf[i], 0xa5);
+  }
+  free(buf);
+  desert_writer_free(st);
+  desert_writer_free(heap);
+  free(want);
 }
 
 /* ---- fixed buffers ---------------------------------------------------------------- */
@@ -596,6 +678,7 @@ int main(void) {
   (void)desert_test_seed();
   const struct CMUnitTest tests[] = {
       cmocka_unit_test(test_growable_grows),
+      cmocka_unit_test(test_short_values_every_offset),
       cmocka_unit_test(test_fixed_exact_fit_and_short),
       cmocka_unit_test(test_fixed_partial_output),
       cmocka_unit_test(test_fixed_null_and_arguments),

@@ -306,7 +306,18 @@ static const uint16_t desert_empty_text[1] = {0};
 
 desert_status desert_w_string_body(desert_writer *w, const char *s, size_t len) {
   if (len > (size_t)INT32_MAX) return desert_w_fail(w, DESERT_E_LENGTH_TOO_LARGE);
-  desert_status st = desert_w_var_u32(w, desert_zigzag32((int32_t)len));
+  const uint32_t z = desert_zigzag32((int32_t)len);
+  /* Room for the prefix's wide store and the text: one check and one
+   * copy (the term dictionary writes thousands of short strings). */
+  desert_wtarget *t = w->t;
+  if (DESERT_LIKELY(!w->status && desert_w_wide_room(t, len))) {
+    uint8_t *p = t->data + t->len;
+    const size_t h = desert_put_var_u32_wide(p, z);
+    memcpy(p + h, s, len);
+    t->len += h + len;
+    return DESERT_OK;
+  }
+  desert_status st = desert_w_var_u32(w, z);
   if (st) return st;
   return desert_w_append(w, s, len);
 }
@@ -494,10 +505,32 @@ DESERT_W_ARRAY(i64, int64_t, 8, bswap64, desert_put_be64(p + 8 * i, (uint64_t)v[
 DESERT_W_ARRAY(f32, float, 4, bswap32, desert_put_be32(p + 4 * i, desert_fast_f32_bits_(v[i])))
 DESERT_W_ARRAY(f64, double, 8, bswap64, desert_put_be64(p + 8 * i, desert_fast_f64_bits_(v[i])))
 
+/* Short varint runs (a posting list, a handful of ids): when the writer's
+ * own buffer has room for the worst case and the last wide store, the
+ * values go straight to the cursor, without the sizing pass and the
+ * kernel call that pay off only for long runs. 0 < n < DESERT_BULK_THRESHOLD. */
+static bool w_var_run_fits(const desert_writer *w, size_t n) {
+  return desert_w_wide_room(w->t, n * DESERT_VAR32_MAX_BYTES);
+}
+/* zigzag: v holds int32_t values (same size and representation). */
+static desert_status w_var_run(desert_writer *w, const uint32_t *v, size_t n, bool zigzag) {
+  desert_wtarget *t = w->t;
+  uint8_t *p = t->data + t->len;
+  size_t len = 0;
+  for (size_t i = 0; i < n; i++) {
+    uint32_t x = v[i];
+    if (zigzag) x = desert_zigzag32((int32_t)x);
+    len += desert_put_var_u32_wide(p + len, x);
+  }
+  t->len += len;
+  return DESERT_OK;
+}
+
 desert_status desert_write_var_u32_array(desert_writer *w, const uint32_t *v, size_t n) {
   if (w->status) return w->status;
   if (!v && n) return desert_w_fail(w, DESERT_E_ARGUMENT);
   if (n > SIZE_MAX / DESERT_VAR32_MAX_BYTES) return desert_w_fail(w, DESERT_E_LENGTH_TOO_LARGE);
+  if (n && n < DESERT_BULK_THRESHOLD && w_var_run_fits(w, n)) return w_var_run(w, v, n, false);
   /* Exact size first so a fixed buffer is never asked for the worst case. */
   size_t bytes = 0;
   for (size_t i = 0; i < n; i++) bytes += desert_var_u32_len(v[i]);
@@ -513,6 +546,8 @@ desert_status desert_write_var_i32_array(desert_writer *w, const int32_t *v, siz
   if (w->status) return w->status;
   if (!v && n) return desert_w_fail(w, DESERT_E_ARGUMENT);
   if (n > SIZE_MAX / DESERT_VAR32_MAX_BYTES) return desert_w_fail(w, DESERT_E_LENGTH_TOO_LARGE);
+  if (n && n < DESERT_BULK_THRESHOLD && w_var_run_fits(w, n))
+    return w_var_run(w, (const uint32_t *)(const void *)v, n, true);
   size_t bytes = 0;
   for (size_t i = 0; i < n; i++) bytes += desert_var_u32_len(desert_zigzag32(v[i]));
   uint8_t *p = NULL;

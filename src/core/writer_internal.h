@@ -109,8 +109,21 @@ DESERT_INLINE desert_status desert_w_byte(desert_writer *w, uint8_t b) {
   return DESERT_OK;
 }
 
+/* Whether n bytes plus the 8-byte store of desert_put_var_u32_wide fit at
+ * t's cursor in a buffer the writer owns (growable mode): the scratch
+ * bytes past a wide varint never land in a caller's fixed buffer, and
+ * size-only mode (cap 0) never qualifies. */
+DESERT_INLINE bool desert_w_wide_room(const desert_wtarget *t, size_t n) {
+  return t->mode == DESERT_WMODE_GROW && n <= t->cap && t->len + 8 <= t->cap - n;
+}
+
 DESERT_INLINE desert_status desert_w_var_u32(desert_writer *w, uint32_t v) {
   if (DESERT_UNLIKELY(w->status)) return w->status;
+  desert_wtarget *t = w->t;
+  if (DESERT_LIKELY(desert_w_wide_room(t, 0))) {
+    t->len += desert_put_var_u32_wide(t->data + t->len, v);
+    return DESERT_OK;
+  }
   /* Exact size first: a fixed buffer with room for the short form must not
    * fail for lack of the 5-byte worst case. */
   size_t n = desert_var_u32_len(v);
