@@ -15,7 +15,8 @@
  * 5 bytes, a tag byte 00 or 01, a string of at most 63 ASCII bytes within
  * options.max_length. Everything else — and so every error — is decided
  * by the exported function, which reads the item again from its start.
- * Mixing the two forms on one reader is fine. */
+ * Mixing the two forms on one reader is fine. desert_reader_begin_inline
+ * (below) follows the same contract for desert_reader_begin. */
 #ifndef DESERT_READER_INLINE_H
 #define DESERT_READER_INLINE_H
 
@@ -62,6 +63,30 @@ DESERT_FAST_AS_(as_i64, uint64_t, int64_t)
 DESERT_FAST_AS_(as_f32, uint32_t, float)
 DESERT_FAST_AS_(as_f64, uint64_t, double)
 #undef DESERT_FAST_AS_
+
+/* ---- message boundary ------------------------------------------------------------
+ * desert_reader_begin_inline(r, data, len): exactly desert_reader_begin(r,
+ * data, len), same status and same state afterwards. When the previous
+ * message left nothing to clear (no error, no session table entry, no
+ * arena allocation, no nesting, no stream since the last begin, reset or
+ * init) and data[0..len) is a non-empty buffer, starting a message is four
+ * stores, done here; anything else (r NULL, data NULL, len 0, an error,
+ * state to clear) runs the exported function. data is borrowed as for
+ * desert_reader_begin. Same thread rules (one thread at a time per
+ * reader). */
+static inline desert_status desert_reader_begin_inline(desert_reader *r, const void *data,
+                                                       size_t len) {
+  desert_reader_fast *f = (desert_reader_fast *)(void *)r;
+  if (DESERT_FAST_LIKELY_(f != NULL && data != NULL && len != 0 && f->status == DESERT_OK &&
+                          f->busy == 0)) {
+    f->pos = 0;
+    f->end = len;
+    f->len = len;
+    f->base = (const uint8_t *)data;
+    return DESERT_OK;
+  }
+  return desert_reader_begin(r, data, len);
+}
 
 /* ---- fixed-width values (FORMAT.md §1) and bool ------------------------------ */
 

@@ -23,6 +23,8 @@ static const uint8_t desert_no_input[1] = {0};
  * the reader through desert_reader_fast). */
 _Static_assert(offsetof(struct desert_reader, fast) == 0, "reader head first");
 FAST_OFFSET(status);
+FAST_OFFSET(len);
+FAST_OFFSET(busy);
 FAST_OFFSET(pos);
 FAST_OFFSET(end);
 FAST_OFFSET(base);
@@ -50,6 +52,7 @@ static void reader_setup(desert_reader *r, const desert_kernels *k) {
   desert_strtab_init(&r->strings, &r->opt.allocator, false);
   desert_reftab_init(&r->refs, &r->opt.allocator);
   desert_arena_init(&r->arena, &r->opt.allocator);
+  r->arena.busy = &r->busy;
 }
 
 desert_status desert_reader_create(const desert_options *opt, desert_reader **out) {
@@ -111,6 +114,7 @@ static inline void reader_clear(desert_reader *r) {
   if (r->strings.dirty) desert_strtab_clear(&r->strings);
   if (r->refs.count) desert_reftab_clear(&r->refs);
   desert_arena_reset_if_used(&r->arena);
+  r->busy = 0; /* desert_reader_begin_inline may do the next one */
 }
 
 void desert_reader_reset(desert_reader *r) {
@@ -159,6 +163,7 @@ desert_status desert_reader_enter(desert_reader *r) {
   if (r->status) return r->status;
   if (r->depth >= r->opt.max_depth) return desert_r_fail(r, DESERT_E_DEPTH, r->pos);
   r->depth++;
+  r->busy = 1; /* the next begin must restore depth */
   return DESERT_OK;
 }
 
@@ -438,6 +443,7 @@ desert_status desert_read_dedup_string(desert_reader *r, desert_str *out) {
   if (desert_r_string_body(r, (size_t)n, &s)) return r->status;
   uint32_t id;
   bool added;
+  r->busy = 1; /* the table needs the exported begin */
   desert_status st = desert_strtab_add(&r->strings, s.ptr, s.len, &id, &added);
   if (st) return desert_r_fail(r, st, at);
   *out = s;
@@ -600,6 +606,7 @@ desert_status desert_read_ref(desert_reader *r, void **obj) {
 desert_status desert_reader_register_ref(desert_reader *r, void *obj) {
   if (r->status) return r->status;
   uint32_t id;
+  r->busy = 1; /* the table needs the exported begin */
   desert_status st = desert_reftab_add(&r->refs, obj, false, &id);
   if (st) return desert_r_fail(r, st, r->pos);
   return DESERT_OK;
