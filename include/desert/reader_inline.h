@@ -114,17 +114,21 @@ DESERT_FAST_R_(bool, bool, 1, p[0] != 0)
 /* ---- option / either / try tags (FORMAT.md §6) -------------------------------
  * 00 and 01 inline; any other byte (an error, or true under
  * DESERT_OPT_LENIENT_TAGS) is the exported function's. */
+static inline bool desert_rfast_tag_(desert_reader *r, bool *out) {
+  desert_reader_fast *f = (desert_reader_fast *)(void *)r;
+  if (DESERT_FAST_LIKELY_(f->status == DESERT_OK && f->pos < f->end)) {
+    uint8_t b = f->base[f->pos];
+    if (DESERT_FAST_LIKELY_(b <= 1u)) {
+      f->pos++;
+      *out = b != 0;
+      return true;
+    }
+  }
+  return false;
+}
 #define DESERT_FAST_TAG_(name)                                                            \
   static inline desert_status desert_read_##name##_inline(desert_reader * r, bool *out) { \
-    desert_reader_fast *f = (desert_reader_fast *)(void *)r;                              \
-    if (DESERT_FAST_LIKELY_(f->status == DESERT_OK && f->pos < f->end)) {                 \
-      uint8_t b = f->base[f->pos];                                                        \
-      if (DESERT_FAST_LIKELY_(b <= 1u)) {                                                 \
-        f->pos++;                                                                         \
-        *out = b != 0;                                                                    \
-        return DESERT_OK;                                                                 \
-      }                                                                                   \
-    }                                                                                     \
+    if (desert_rfast_tag_(r, out)) return DESERT_OK;                                      \
     return desert_read_##name(r, out);                                                    \
   }
 DESERT_FAST_TAG_(option)
@@ -173,7 +177,7 @@ static inline desert_status desert_read_var_i32_inline(desert_reader *r, int32_t
 
 /* ---- strings (FORMAT.md §4) ----------------------------------------------------
  * A view into the input, as desert_read_string gives. */
-static inline desert_status desert_read_string_inline(desert_reader *r, desert_str *out) {
+static inline bool desert_rfast_string_(desert_reader *r, desert_str *out) {
   desert_reader_fast *f = (desert_reader_fast *)(void *)r;
   if (DESERT_FAST_LIKELY_(f->status == DESERT_OK && f->pos < f->end)) {
     const uint8_t *p = f->base + f->pos;
@@ -184,9 +188,13 @@ static inline desert_status desert_read_string_inline(desert_reader *r, desert_s
       out->ptr = (const char *)(p + 1);
       out->len = n;
       f->pos += n + 1;
-      return DESERT_OK;
+      return true;
     }
   }
+  return false;
+}
+static inline desert_status desert_read_string_inline(desert_reader *r, desert_str *out) {
+  if (desert_rfast_string_(r, out)) return DESERT_OK;
   return desert_read_string(r, out);
 }
 
