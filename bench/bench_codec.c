@@ -18,8 +18,10 @@
  * The small-message cases (1-5, 8, 10, 13, 17) run the API the README
  * recommends for one-shot C use: contexts in caller storage
  * (desert_writer_init / desert_reader_init; a fresh op builds its writer
- * in storage owned by the row, as a stack variable would be) and the
- * inline fast paths (desert_write_*_inline, desert_read_*_inline). Their
+ * in storage owned by the row, as a stack variable would be), the
+ * inline fast paths (desert_write_*_inline, desert_read_*_inline) and the
+ * inline message boundaries (desert_writer_reset_inline,
+ * desert_writer_data_inline, desert_reader_begin_inline). Their
  * "_heap" twins are the same rows through heap contexts
  * (desert_writer_create / desert_reader_create) and the exported
  * functions, as before.
