@@ -18,8 +18,10 @@
  * The small-message cases (1-5, 8, 10, 13, 17) run the API the README
  * recommends for one-shot C use: contexts in caller storage
  * (desert_writer_init / desert_reader_init; a fresh op builds its writer
- * in storage owned by the row, as a stack variable would be) and the
- * inline fast paths (desert_write_*_inline, desert_read_*_inline). Their
+ * in storage owned by the row, as a stack variable would be), the
+ * inline fast paths (desert_write_*_inline, desert_read_*_inline) and the
+ * inline message boundaries (desert_writer_reset_inline,
+ * desert_writer_data_inline, desert_reader_begin_inline). Their
  * "_heap" twins are the same rows through heap contexts
  * (desert_writer_create / desert_reader_create) and the exported
  * functions, as before.
@@ -124,7 +126,11 @@ static int cs_set_enc(cs *s, unsigned k, const uint8_t *b, size_t n) {
 /* The writer one op uses: a fresh one or the reset row writer. */
 static desert_writer *op_writer(cs *s) {
   if (!s->fresh) {
-    desert_writer_reset(s->w);
+    /* storage rows: the inline reset (README's one-shot C path) */
+    if (s->storage)
+      desert_writer_reset_inline(s->w);
+    else
+      desert_writer_reset(s->w);
     return s->w;
   }
   desert_writer *w = NULL;
@@ -1885,7 +1891,7 @@ static inline uint64_t st_ser(cs *s, size_t i, st_kind kind) {
   if (!w) return 0;
   st_write(s, w, kind, (unsigned)(i % K));
   size_t len;
-  const uint8_t *d = desert_writer_data(w, &len);
+  const uint8_t *d = desert_writer_data_inline(w, &len);
   uint64_t r = d ? (uint64_t)d[len - 1] + len : 0;
   op_writer_done(s, w);
   return r;
@@ -1929,7 +1935,7 @@ static uint64_t run_i32_de_st(void *p, size_t i) {
   cs *s = p;
   unsigned k = (unsigned)(i % K);
   int32_t v = 0;
-  desert_reader_begin(s->r, s->enc[k], s->enc_len[k]);
+  desert_reader_begin_inline(s->r, s->enc[k], s->enc_len[k]);
   desert_read_i32_inline(s->r, &v);
   return (uint32_t)v;
 }
@@ -1937,14 +1943,14 @@ static uint64_t run_str_de_st(void *p, size_t i) {
   cs *s = p;
   unsigned k = (unsigned)(i % K);
   desert_str v = {NULL, 0};
-  desert_reader_begin(s->r, s->enc[k], s->enc_len[k]);
+  desert_reader_begin_inline(s->r, s->enc[k], s->enc_len[k]);
   desert_read_string_inline(s->r, &v);
   return v.len + (uint64_t)(uintptr_t)v.ptr;
 }
 static int verify_de_st(void *p, char *msg, size_t cap) {
   cs *s = p;
   for (unsigned k = 0; k < K; k++) {
-    desert_reader_begin(s->r, s->enc[k], s->enc_len[k]);
+    desert_reader_begin_inline(s->r, s->enc[k], s->enc_len[k]);
     if (s->n == 1) { /* i32 */
       int32_t v = 0;
       desert_read_i32_inline(s->r, &v);
@@ -1967,10 +1973,10 @@ static uint64_t run_opt_rt_st(void *p, size_t i) {
   if (!w) return 0;
   st_write(s, w, ST_OPT, (unsigned)(i % K));
   size_t len;
-  const uint8_t *d = desert_writer_data(w, &len);
+  const uint8_t *d = desert_writer_data_inline(w, &len);
   bool some = false;
   int32_t v = 0;
-  desert_reader_begin(s->r, d, len);
+  desert_reader_begin_inline(s->r, d, len);
   if (!desert_read_option_inline(s->r, &some) && some) desert_read_i32_inline(s->r, &v);
   op_writer_done(s, w);
   return (uint64_t)(uint32_t)v + some + len;
@@ -1983,7 +1989,7 @@ static int verify_opt_st(void *p, char *msg, size_t cap) {
   for (unsigned k = 0; k < K; k++) {
     bool some = false;
     int32_t v = 0;
-    desert_reader_begin(s->r, s->enc[k], 5);
+    desert_reader_begin_inline(s->r, s->enc[k], 5);
     desert_read_option_inline(s->r, &some);
     if (some) desert_read_i32_inline(s->r, &v);
     if (check_reader_done("option (inline)", s->r, 5, k, msg, cap)) return 1;
@@ -2043,9 +2049,9 @@ static uint64_t run_rec8_rt_st(void *p, size_t i) {
   if (!w) return 0;
   rec8_write_st(w, s->src[k]);
   size_t len;
-  const uint8_t *d = desert_writer_data(w, &len);
+  const uint8_t *d = desert_writer_data_inline(w, &len);
   rec8_view v;
-  desert_reader_begin(s->r, d, len);
+  desert_reader_begin_inline(s->r, d, len);
   uint64_t r = rec8_read_st(s->r, &v) ? 0 : rec8_view_sum(&v) + len;
   op_writer_done(s, w);
   return r;
@@ -2056,7 +2062,7 @@ static uint64_t run_rec8_ser_st(void *p, size_t i) {
   if (!w) return 0;
   rec8_write_st(w, s->src[i % K]);
   size_t len;
-  const uint8_t *d = desert_writer_data(w, &len);
+  const uint8_t *d = desert_writer_data_inline(w, &len);
   uint64_t r = d ? (uint64_t)d[len - 1] + len : 0;
   op_writer_done(s, w);
   return r;
@@ -2065,12 +2071,12 @@ static uint64_t run_rec8_de_st(void *p, size_t i) {
   cs *s = p;
   unsigned k = (unsigned)(i % K);
   rec8_view v;
-  desert_reader_begin(s->r, s->enc[k], s->enc_len[k]);
+  desert_reader_begin_inline(s->r, s->enc[k], s->enc_len[k]);
   return rec8_read_st(s->r, &v) ? 0 : rec8_view_sum(&v);
 }
 static uint64_t run_rec8_size_st(void *p, size_t i) {
   cs *s = p;
-  desert_writer_reset(s->w); /* stays in size-only mode */
+  desert_writer_reset_inline(s->w); /* stays in size-only mode */
   rec8_write_st(s->w, s->src[i % K]);
   return desert_writer_size(s->w);
 }
@@ -2084,7 +2090,7 @@ static int verify_rec8_st(void *p, char *msg, size_t cap) {
     op_writer_done(s, w);
     if (bad) return 1;
     rec8_view v;
-    desert_reader_begin(s->r, s->enc[k], s->enc_len[k]);
+    desert_reader_begin_inline(s->r, s->enc[k], s->enc_len[k]);
     rec8_read_st(s->r, &v);
     if (check_reader_done("record (inline)", s->r, s->enc_len[k], k, msg, cap)) return 1;
     if (rec8_check_view(&v, s->src[k], k, msg, cap)) return 1;

@@ -55,6 +55,12 @@ typedef struct desert_reader_fast {
   const uint8_t *base;  /* the input (never NULL) */
   size_t str_max;       /* longest string the inline path may return:
                          * min(options.max_length, 63) */
+  size_t len;           /* length of the whole input */
+  unsigned busy;        /* 0 while desert_reader_begin has nothing to do
+                         * but set the input and clear the position: no
+                         * session table entry, arena allocation, nesting
+                         * or stream since the last begin, reset or init
+                         * (desert_reader_begin_inline) */
 } desert_reader_fast;
 
 /* A validated UTF-8 view (not NUL-terminated). */

@@ -15,7 +15,8 @@
  * 5 bytes, a tag byte 00 or 01, a string of at most 63 ASCII bytes within
  * options.max_length. Everything else — and so every error — is decided
  * by the exported function, which reads the item again from its start.
- * Mixing the two forms on one reader is fine. */
+ * Mixing the two forms on one reader is fine. desert_reader_begin_inline
+ * (below) follows the same contract for desert_reader_begin. */
 #ifndef DESERT_READER_INLINE_H
 #define DESERT_READER_INLINE_H
 
@@ -63,6 +64,30 @@ DESERT_FAST_AS_(as_f32, uint32_t, float)
 DESERT_FAST_AS_(as_f64, uint64_t, double)
 #undef DESERT_FAST_AS_
 
+/* ---- message boundary ------------------------------------------------------------
+ * desert_reader_begin_inline(r, data, len): exactly desert_reader_begin(r,
+ * data, len), same status and same state afterwards. When the previous
+ * message left nothing to clear (no error, no session table entry, no
+ * arena allocation, no nesting, no stream since the last begin, reset or
+ * init) and data[0..len) is a non-empty buffer, starting a message is four
+ * stores, done here; anything else (r NULL, data NULL, len 0, an error,
+ * state to clear) runs the exported function. data is borrowed as for
+ * desert_reader_begin. Same thread rules (one thread at a time per
+ * reader). */
+static inline desert_status desert_reader_begin_inline(desert_reader *r, const void *data,
+                                                       size_t len) {
+  desert_reader_fast *f = (desert_reader_fast *)(void *)r;
+  if (DESERT_FAST_LIKELY_(f != NULL && data != NULL && len != 0 && f->status == DESERT_OK &&
+                          f->busy == 0)) {
+    f->pos = 0;
+    f->end = len;
+    f->len = len;
+    f->base = (const uint8_t *)data;
+    return DESERT_OK;
+  }
+  return desert_reader_begin(r, data, len);
+}
+
 /* ---- fixed-width values (FORMAT.md §1) and bool ------------------------------ */
 
 #define DESERT_FAST_R_(name, type, n, get)                                                 \
@@ -89,17 +114,21 @@ DESERT_FAST_R_(bool, bool, 1, p[0] != 0)
 /* ---- option / either / try tags (FORMAT.md §6) -------------------------------
  * 00 and 01 inline; any other byte (an error, or true under
  * DESERT_OPT_LENIENT_TAGS) is the exported function's. */
+static inline bool desert_rfast_tag_(desert_reader *r, bool *out) {
+  desert_reader_fast *f = (desert_reader_fast *)(void *)r;
+  if (DESERT_FAST_LIKELY_(f->status == DESERT_OK && f->pos < f->end)) {
+    uint8_t b = f->base[f->pos];
+    if (DESERT_FAST_LIKELY_(b <= 1u)) {
+      f->pos++;
+      *out = b != 0;
+      return true;
+    }
+  }
+  return false;
+}
 #define DESERT_FAST_TAG_(name)                                                            \
   static inline desert_status desert_read_##name##_inline(desert_reader * r, bool *out) { \
-    desert_reader_fast *f = (desert_reader_fast *)(void *)r;                              \
-    if (DESERT_FAST_LIKELY_(f->status == DESERT_OK && f->pos < f->end)) {                 \
-      uint8_t b = f->base[f->pos];                                                        \
-      if (DESERT_FAST_LIKELY_(b <= 1u)) {                                                 \
-        f->pos++;                                                                         \
-        *out = b != 0;                                                                    \
-        return DESERT_OK;                                                                 \
-      }                                                                                   \
-    }                                                                                     \
+    if (desert_rfast_tag_(r, out)) return DESERT_OK;                                      \
     return desert_read_##name(r, out);                                                    \
   }
 DESERT_FAST_TAG_(option)
@@ -148,7 +177,7 @@ static inline desert_status desert_read_var_i32_inline(desert_reader *r, int32_t
 
 /* ---- strings (FORMAT.md §4) ----------------------------------------------------
  * A view into the input, as desert_read_string gives. */
-static inline desert_status desert_read_string_inline(desert_reader *r, desert_str *out) {
+static inline bool desert_rfast_string_(desert_reader *r, desert_str *out) {
   desert_reader_fast *f = (desert_reader_fast *)(void *)r;
   if (DESERT_FAST_LIKELY_(f->status == DESERT_OK && f->pos < f->end)) {
     const uint8_t *p = f->base + f->pos;
@@ -159,9 +188,13 @@ static inline desert_status desert_read_string_inline(desert_reader *r, desert_s
       out->ptr = (const char *)(p + 1);
       out->len = n;
       f->pos += n + 1;
-      return DESERT_OK;
+      return true;
     }
   }
+  return false;
+}
+static inline desert_status desert_read_string_inline(desert_reader *r, desert_str *out) {
+  if (desert_rfast_string_(r, out)) return DESERT_OK;
   return desert_read_string(r, out);
 }
 

@@ -54,7 +54,13 @@ typedef struct desert_wtarget {
 
 typedef struct desert_writer_fast {
   desert_status status; /* the first error, DESERT_OK while none */
+  unsigned busy;        /* 0 while desert_writer_reset has nothing to do
+                         * but clear status, output length and target: no
+                         * session table entry, no record opened since the
+                         * last reset (desert_writer_reset_inline) */
   desert_wtarget *t;    /* where the next bytes go */
+  desert_wtarget main;  /* the message output (data NULL in size-only
+                         * mode; desert_writer_data_inline) */
 } desert_writer_fast;
 
 /* 128-bit integers (Rust u128/i128), as two 64-bit halves. For i128 the

@@ -17,7 +17,10 @@
  * decides. Mixing the two forms on one writer is fine.
  *
  * The functions read and update only the documented head of the writer
- * (desert_writer_fast and the desert_wtarget it points at). They are
+ * (desert_writer_fast and the desert_wtarget it points at). The message
+ * boundary functions desert_writer_reset_inline and
+ * desert_writer_data_inline follow the same contract for
+ * desert_writer_reset and desert_writer_data (see below). They are
  * ordinary C11 (and C++) without compiler extensions. */
 #ifndef DESERT_WRITER_INLINE_H
 #define DESERT_WRITER_INLINE_H
@@ -100,6 +103,39 @@ static inline bool desert_fast_ascii_(const uint8_t *s, size_t n) {
   }
   for (; i < n; i++) acc |= s[i];
   return (acc & 0x8080808080808080ull) == 0;
+}
+
+/* ---- message boundaries --------------------------------------------------------
+ * desert_writer_reset_inline(w): exactly desert_writer_reset(w) (w may be
+ * NULL). When nothing but plain values went through w since the last
+ * reset, init or create (no DeduplicatedString or reference entered a
+ * session table, no record was opened), a reset only clears the error and
+ * the output length and points the writer back at its output, which is
+ * done here in three stores; otherwise the exported function runs.
+ *
+ * desert_writer_data_inline(w, len): exactly desert_writer_data(w, len):
+ * the bytes written so far (NULL in size-only mode, where *len is still
+ * the count), valid until the next write, reset or free. Never calls out
+ * unless w is NULL.
+ *
+ * Both read and write only the writer's head; same thread rules as the
+ * exported functions (one thread at a time per writer). */
+static inline void desert_writer_reset_inline(desert_writer *w) {
+  desert_writer_fast *f = (desert_writer_fast *)(void *)w;
+  if (DESERT_FAST_LIKELY_(f != NULL && f->busy == 0)) {
+    f->status = DESERT_OK;
+    f->t = &f->main;
+    f->main.len = 0;
+    return;
+  }
+  desert_writer_reset(w);
+}
+
+static inline const uint8_t *desert_writer_data_inline(const desert_writer *w, size_t *len) {
+  const desert_writer_fast *f = (const desert_writer_fast *)(const void *)w;
+  if (!f) return desert_writer_data(w, len);
+  if (len) *len = f->main.len;
+  return f->main.data; /* NULL in size-only mode */
 }
 
 /* ---- fixed-width values (FORMAT.md §1), bool and tags (§6) -------------------- */

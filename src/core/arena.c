@@ -20,6 +20,7 @@ void desert_arena_init(desert_arena *a, const desert_allocator *alloc) {
   a->total = 0;
   a->touched = false;
   a->first_block = DESERT_ARENA_MIN_BLOCK;
+  a->busy = NULL;
 }
 
 void desert_arena_set_first_block(desert_arena *a, size_t bytes) { a->first_block = bytes; }
@@ -39,6 +40,7 @@ void *desert_arena_alloc(desert_arena *a, size_t size, size_t align) {
   if (align == 0 || (align & (align - 1)) != 0 || align > 64) return NULL;
   if (size == 0) size = 1; /* distinct allocations get distinct addresses */
   a->touched = true;
+  if (a->busy) *a->busy = 1; /* the next begin must reset the arena */
   for (desert_arena_block *b = a->cur; b; b = b->next) {
     size_t off = fit(b, size, align);
     if (off != SIZE_MAX) {

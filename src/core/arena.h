@@ -17,6 +17,8 @@ typedef struct desert_arena {
   bool touched;             /* allocated from since the last reset: lets a
                              * reset of an unused arena be one inline test */
   size_t first_block;       /* least capacity of the first block */
+  unsigned *busy;           /* NULL, or set to 1 by every allocation: the
+                             * owning reader's desert_reader_fast.busy */
 } desert_arena;
 
 void desert_arena_init(desert_arena *a, const desert_allocator *alloc);

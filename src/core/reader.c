@@ -23,6 +23,8 @@ static const uint8_t desert_no_input[1] = {0};
  * the reader through desert_reader_fast). */
 _Static_assert(offsetof(struct desert_reader, fast) == 0, "reader head first");
 FAST_OFFSET(status);
+FAST_OFFSET(len);
+FAST_OFFSET(busy);
 FAST_OFFSET(pos);
 FAST_OFFSET(end);
 FAST_OFFSET(base);
@@ -50,6 +52,7 @@ static void reader_setup(desert_reader *r, const desert_kernels *k) {
   desert_strtab_init(&r->strings, &r->opt.allocator, false);
   desert_reftab_init(&r->refs, &r->opt.allocator);
   desert_arena_init(&r->arena, &r->opt.allocator);
+  r->arena.busy = &r->busy;
 }
 
 desert_status desert_reader_create(const desert_options *opt, desert_reader **out) {
@@ -111,6 +114,7 @@ static inline void reader_clear(desert_reader *r) {
   if (r->strings.dirty) desert_strtab_clear(&r->strings);
   if (r->refs.count) desert_reftab_clear(&r->refs);
   desert_arena_reset_if_used(&r->arena);
+  r->busy = 0; /* desert_reader_begin_inline may do the next one */
 }
 
 void desert_reader_reset(desert_reader *r) {
@@ -159,6 +163,7 @@ desert_status desert_reader_enter(desert_reader *r) {
   if (r->status) return r->status;
   if (r->depth >= r->opt.max_depth) return desert_r_fail(r, DESERT_E_DEPTH, r->pos);
   r->depth++;
+  r->busy = 1; /* the next begin must restore depth */
   return DESERT_OK;
 }
 
@@ -264,8 +269,23 @@ desert_status desert_r_var_i32(desert_reader *r, int32_t *out) {
   return DESERT_OK;
 }
 
-desert_status desert_read_var_i32(desert_reader *r, int32_t *out) {
+/* The exported single-value reads below handle the common case (the item
+ * in view, one-byte prefix, nothing to report) in place and tail-call a
+ * cold twin holding the full logic for everything else, so the common
+ * path needs no stack frame (as DESERT_R_FIXED). The twin reads the item
+ * again from its start: the fast path changes nothing before it commits. */
+#define DESERT_COLD static __attribute__((noinline, cold))
+
+DESERT_COLD desert_status read_var_i32_slow(desert_reader *r, int32_t *out) {
   return desert_r_var_i32(r, out);
+}
+
+desert_status desert_read_var_i32(desert_reader *r, int32_t *out) {
+  if (DESERT_LIKELY(!r->status && r->pos < r->end && r->base[r->pos] < 0x80u)) {
+    *out = desert_unzigzag32(r->base[r->pos++]);
+    return DESERT_OK;
+  }
+  return read_var_i32_slow(r, out);
 }
 
 /* ---- characters ------------------------------------------------------------- */
@@ -413,10 +433,16 @@ static desert_status read_length(desert_reader *r, size_t *len) {
   return DESERT_OK;
 }
 
-desert_status desert_read_string(desert_reader *r, desert_str *out) {
+DESERT_COLD desert_status read_string_slow(desert_reader *r, desert_str *out) {
   size_t len = 0;
   if (read_length(r, &len)) return r->status;
   return desert_r_string_body(r, len, out);
+}
+
+desert_status desert_read_string(desert_reader *r, desert_str *out) {
+  /* short ASCII in view: reader_inline.h's case, valid UTF-8 as it is */
+  if (desert_rfast_string_(r, out)) return DESERT_OK;
+  return read_string_slow(r, out);
 }
 
 desert_status desert_read_dedup_string(desert_reader *r, desert_str *out) {
@@ -438,6 +464,7 @@ desert_status desert_read_dedup_string(desert_reader *r, desert_str *out) {
   if (desert_r_string_body(r, (size_t)n, &s)) return r->status;
   uint32_t id;
   bool added;
+  r->busy = 1; /* the table needs the exported begin */
   desert_status st = desert_strtab_add(&r->strings, s.ptr, s.len, &id, &added);
   if (st) return desert_r_fail(r, st, at);
   *out = s;
@@ -446,7 +473,7 @@ desert_status desert_read_dedup_string(desert_reader *r, desert_str *out) {
 
 /* ---- byte blocks and collections ------------------------------------------- */
 
-desert_status desert_read_bytes(desert_reader *r, desert_bytes *out) {
+DESERT_COLD desert_status read_bytes_slow(desert_reader *r, desert_bytes *out) {
   size_t at = r->pos;
   uint32_t n;
   if (desert_r_var_u32(r, &n)) return r->status;
@@ -458,7 +485,20 @@ desert_status desert_read_bytes(desert_reader *r, desert_bytes *out) {
   return DESERT_OK;
 }
 
-desert_status desert_read_seq_begin(desert_reader *r, desert_seq *seq) {
+desert_status desert_read_bytes(desert_reader *r, desert_bytes *out) {
+  if (DESERT_LIKELY(!r->status && r->pos < r->end)) {
+    size_t n = r->base[r->pos];
+    if (DESERT_LIKELY(n < 0x80u && n <= r->opt.max_length && r->end - r->pos - 1 >= n)) {
+      out->ptr = r->base + r->pos + 1;
+      out->len = n;
+      r->pos += n + 1;
+      return DESERT_OK;
+    }
+  }
+  return read_bytes_slow(r, out);
+}
+
+DESERT_COLD desert_status read_seq_begin_slow(desert_reader *r, desert_seq *seq) {
   if (r->status) return r->status;
   size_t at = r->pos;
   int32_t n;
@@ -470,6 +510,21 @@ desert_status desert_read_seq_begin(desert_reader *r, desert_seq *seq) {
   seq->index = 0;
   seq->offset = at;
   return DESERT_OK;
+}
+
+desert_status desert_read_seq_begin(desert_reader *r, desert_seq *seq) {
+  /* a one-byte count (-1..63) within the limit */
+  if (DESERT_LIKELY(!r->status && r->pos < r->end && r->base[r->pos] < 0x80u)) {
+    int32_t n = desert_unzigzag32(r->base[r->pos]);
+    if (DESERT_LIKELY(n >= -1 && (n < 0 || (size_t)n <= r->opt.max_collection))) {
+      seq->known = n >= 0;
+      seq->count = n >= 0 ? (size_t)n : 0;
+      seq->index = 0;
+      seq->offset = r->pos++;
+      return DESERT_OK;
+    }
+  }
+  return read_seq_begin_slow(r, seq);
 }
 
 bool desert_read_seq_next(desert_reader *r, desert_seq *seq) {
@@ -570,9 +625,19 @@ desert_status desert_r_tag(desert_reader *r, bool *one) {
   return DESERT_OK;
 }
 
-desert_status desert_read_option(desert_reader *r, bool *some) { return desert_r_tag(r, some); }
-desert_status desert_read_either(desert_reader *r, bool *right) { return desert_r_tag(r, right); }
-desert_status desert_read_try(desert_reader *r, bool *success) { return desert_r_tag(r, success); }
+DESERT_COLD desert_status read_tag_slow(desert_reader *r, bool *one) { return desert_r_tag(r, one); }
+
+/* 00 / 01 in view (reader_inline.h's case); anything else (an error, or
+ * true when lenient) is the twin's. */
+#define DESERT_R_TAG(name)                                        \
+  desert_status desert_read_##name(desert_reader *r, bool *one) { \
+    if (desert_rfast_tag_(r, one)) return DESERT_OK;              \
+    return read_tag_slow(r, one);                                 \
+  }
+DESERT_R_TAG(option)
+DESERT_R_TAG(either)
+DESERT_R_TAG(try)
+#undef DESERT_R_TAG
 
 desert_status desert_read_uuid(desert_reader *r, uint8_t out[16]) {
   const uint8_t *p = desert_r_take(r, 16);
@@ -600,6 +665,7 @@ desert_status desert_read_ref(desert_reader *r, void **obj) {
 desert_status desert_reader_register_ref(desert_reader *r, void *obj) {
   if (r->status) return r->status;
   uint32_t id;
+  r->busy = 1; /* the table needs the exported begin */
   desert_status st = desert_reftab_add(&r->refs, obj, false, &id);
   if (st) return desert_r_fail(r, st, r->pos);
   return DESERT_OK;

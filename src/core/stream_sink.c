@@ -100,6 +100,7 @@ desert_status desert_writer_begin_stream(desert_writer *w, desert_sink sink, siz
   w->sink = s;
   w->sink_room = sink_room;
   w->sink_free = sink_free;
+  desert_w_hold(w);
   /* FIXED: nothing else may reallocate the buffer; the hook runs first. */
   w->main.data = s->buf;
   w->main.cap = bs;

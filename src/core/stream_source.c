@@ -200,6 +200,7 @@ desert_status desert_reader_begin_stream(desert_reader *r, desert_source src,
   r->stream = s;
   r->stream_fill = stream_fill;
   r->stream_free = stream_free;
+  r->busy = 1; /* a begin must end the stream: never the inline one */
   r->stream_status = DESERT_OK;
   r->strings.copy_keys = true; /* ids outlive the window's bytes */
   r->pos = r->end = r->len = 0;

@@ -52,6 +52,7 @@ uint8_t *desert_w_reserve_slow(desert_writer *w, size_t n) {
     return NULL;
   }
   if (t == &w->main && t->mode == DESERT_WMODE_GROW) {
+    desert_w_hold(w); /* a heap buffer, or a block of the storage's spare */
     w->own = t->data;
     w->own_cap = t->cap;
   }
@@ -84,12 +85,15 @@ desert_status desert_w_append(desert_writer *w, const void *src, size_t n) {
 /* The public head and the private layout must agree (writer_inline.h reads
  * the writer through desert_writer_fast). */
 _Static_assert(offsetof(struct desert_writer, fast) == 0, "writer head first");
-_Static_assert(offsetof(struct desert_writer, status) ==
-                   offsetof(struct desert_writer, fast) + offsetof(desert_writer_fast, status),
-               "writer head: status");
-_Static_assert(offsetof(struct desert_writer, t) ==
-                   offsetof(struct desert_writer, fast) + offsetof(desert_writer_fast, t),
-               "writer head: t");
+#define FAST_OFFSET(m)                                                                      \
+  _Static_assert(offsetof(struct desert_writer, m) ==                                     \
+                     offsetof(struct desert_writer, fast) + offsetof(desert_writer_fast, m), \
+                 "writer head: " #m)
+FAST_OFFSET(status);
+FAST_OFFSET(busy);
+FAST_OFFSET(t);
+FAST_OFFSET(main);
+#undef FAST_OFFSET
 /* A default storage holds the context and leaves room for its lazy state
  * (a versioned record's chunk buffer pool is about 640 bytes). */
 _Static_assert(sizeof(struct desert_writer) + 1024 <= DESERT_WRITER_STORAGE_SIZE,
@@ -99,8 +103,9 @@ _Static_assert(sizeof(struct desert_writer) + 1024 <= DESERT_WRITER_STORAGE_SIZE
 static void writer_setup(desert_writer *w, const desert_kernels *k) {
   /* Only the records and compression state need zeros (see the layout
    * note in writer_internal.h); the rest is set here. */
-  desert_zero(&w->records, offsetof(desert_writer, count_sink) - offsetof(desert_writer, records));
+  desert_zero(&w->records, offsetof(desert_writer, deflate_c) - offsetof(desert_writer, records));
   w->status = DESERT_OK;
+  w->busy = 0;
   w->k = k;
   w->depth = 0;
   w->main.data = w->own = w->inline_buf;
@@ -110,9 +115,14 @@ static void writer_setup(desert_writer *w, const desert_kernels *k) {
   w->main.inl = w->inline_buf;
   w->t = &w->main;
   w->spare.begin = NULL;
-  /* The tables allocate nothing until first used. */
+  w->extras = 0; /* tables: desert_w_tables */
+}
+
+void desert_w_tables_init(desert_writer *w) {
+  /* The tables allocate nothing until they get an entry. */
   desert_strtab_init(&w->strings, &w->opt.allocator, true);
   desert_reftab_init(&w->refs, &w->opt.allocator);
+  w->extras |= DESERT_WX_TABLES;
 }
 
 desert_status desert_writer_create(const desert_options *opt, desert_writer **out) {
@@ -160,15 +170,23 @@ static bool has_compressors(const desert_writer *w) {
   return any != 0;
 }
 
-void desert_writer_free(desert_writer *w) {
-  if (!w) return;
+/* Everything desert_writer_free releases besides the context itself. */
+static void free_extras(desert_writer *w) {
   if (w->sink_free) w->sink_free(w); /* streaming (issue 15) */
   if (w->records_free) w->records_free(w);
-  if (has_compressors(w)) desert_writer_free_compressors(w); /* also owns w->scratch */
+  if ((w->extras & DESERT_WX_COMPRESS) && has_compressors(w))
+    desert_writer_free_compressors(w); /* also owns w->scratch */
   if (w->own != w->inline_buf) desert_mem_free(&w->opt.allocator, w->own, w->own_cap);
-  if (w->strings.entries || w->strings.slots || w->strings.text.head)
-    desert_strtab_free(&w->strings);
-  if (w->refs.objs || w->refs.slots) desert_reftab_free(&w->refs);
+  if (w->extras & DESERT_WX_TABLES) {
+    if (w->strings.entries || w->strings.slots || w->strings.text.head)
+      desert_strtab_free(&w->strings);
+    if (w->refs.objs || w->refs.slots) desert_reftab_free(&w->refs);
+  }
+}
+
+void desert_writer_free(desert_writer *w) {
+  if (!w) return;
+  if (w->extras) free_extras(w);
   if (w->spare.begin) return; /* caller storage: the caller's to release */
   desert_allocator a = w->opt.allocator;
   desert_mem_free(&a, w, sizeof *w);
@@ -181,8 +199,11 @@ void desert_writer_reset(desert_writer *w) {
   w->main.len = 0;
   w->depth = 0;
   /* Inline tests: a message that used neither table pays no calls. */
-  if (w->strings.dirty) desert_strtab_clear(&w->strings);
-  if (w->refs.count) desert_reftab_clear(&w->refs);
+  if (w->extras & DESERT_WX_TABLES) {
+    if (w->strings.dirty) desert_strtab_clear(&w->strings);
+    if (w->refs.count) desert_reftab_clear(&w->refs);
+  }
+  w->busy = 0; /* desert_writer_reset_inline may do the next one */
 }
 
 desert_status desert_writer_use_buffer(desert_writer *w, void *buf, size_t cap) {
@@ -444,12 +465,14 @@ desert_status desert_write_dedup_string(desert_writer *w, const char *s, size_t 
   if (!s && len) return desert_w_fail(w, DESERT_E_ARGUMENT);
   DESERT_NONNULL(s, len, char);
   /* Only valid text is ever registered, so a hit needs no validation. */
+  desert_w_tables(w);
   uint32_t id = desert_strtab_find(&w->strings, s, len);
   if (id) return desert_w_var_u32(w, desert_zigzag32(-(int32_t)id));
   desert_status st = validate_utf8(w, s, len);
   if (st) return desert_w_fail(w, st);
   if (len > (size_t)INT32_MAX) return desert_w_fail(w, DESERT_E_LENGTH_TOO_LARGE);
   bool added;
+  w->busy = 1; /* the table needs the exported reset */
   if ((st = desert_strtab_add(&w->strings, s, len, &id, &added))) return desert_w_fail(w, st);
   return desert_w_string_body(w, s, len);
 }
@@ -572,6 +595,7 @@ desert_status desert_write_uuid(desert_writer *w, const uint8_t uuid[16]) {
 desert_status desert_write_ref(desert_writer *w, const void *obj, bool *is_new) {
   if (w->status) return w->status;
   if (!obj || !is_new) return desert_w_fail(w, DESERT_E_ARGUMENT);
+  desert_w_tables(w);
   uint32_t id = desert_reftab_find(&w->refs, obj);
   if (id) {
     *is_new = false;
@@ -579,6 +603,7 @@ desert_status desert_write_ref(desert_writer *w, const void *obj, bool *is_new) 
   }
   /* The table never dereferences obj; the cast only lets one table type
    * serve both directions. */
+  w->busy = 1; /* the table needs the exported reset */
   desert_status st = desert_reftab_add(&w->refs, (void *)(uintptr_t)obj, true, &id);
   if (st) return desert_w_fail(w, st);
   *is_new = true;

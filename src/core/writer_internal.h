@@ -27,10 +27,11 @@ enum { DESERT_WMODE_GROW = 0, DESERT_WMODE_FIXED = 1, DESERT_WMODE_COUNT = 2 };
 #define DESERT_W_INLINE 256u
 
 /* Field order matters for desert_writer_create: `records` up to
- * `count_sink` must start zeroed and is cleared in one go; the scratch
- * areas after it are never read before they are written, so they are left
- * uninitialised (clearing ~600 bytes per create was a visible part of a
- * fresh writer's cost). */
+ * `deflate_c` must start zeroed and is cleared in one go; the compression
+ * state and scratch areas after it are never read before they are
+ * written (or cleared on first use), so they are left uninitialised
+ * (clearing ~600 bytes per create was a visible part of a fresh writer's
+ * cost; the session tables are likewise set up on first use). */
 struct desert_writer {
   /* The head the public inline functions see (desert_writer_fast, same
    * members in the same order; checked in writer.c). */
@@ -38,26 +39,33 @@ struct desert_writer {
     desert_writer_fast fast;
     struct {
       desert_status status; /* first error (sticky) */
+      unsigned busy;        /* reset has more to do than the inline one:
+                             * set where a session table gains an entry or
+                             * a record opens, cleared by reset */
       desert_wtarget *t;    /* where bytes go now (main or a chunk buffer) */
+      desert_wtarget main;  /* the message output */
     };
   };
   const desert_kernels *k;
-  desert_wtarget main; /* the message output */
   uint8_t *own;        /* growable storage of main (kept across fixed/count use);
                         * inline_buf until the output outgrows it */
   size_t own_cap;
   desert_options opt;
   unsigned depth;        /* record/value nesting, bounded by opt.max_depth */
-  desert_strtab strings; /* allocates on the first DeduplicatedString */
-  desert_reftab refs;    /* allocates on the first reference */
+  /* What desert_writer_free has to look at: 0 for a writer that only ever
+   * wrote plain values into its inline buffer or a fixed one, so freeing
+   * it (and building it) costs a few stores. DESERT_WX_TABLES: strings and
+   * refs are initialised (lazily, by desert_w_tables); DESERT_WX_COMPRESS:
+   * the compression state is (desert_w_compressors); DESERT_WX_HELD:
+   * something else may hold memory or hooks (grown output, records state,
+   * a sink). */
+  unsigned extras;
+  desert_strtab strings; /* valid once extras has DESERT_WX_TABLES */
+  desert_reftab refs;    /* valid once extras has DESERT_WX_TABLES */
   desert_spare spare;    /* caller storage (desert_writer_init); empty otherwise */
   /* ---- zeroed at create (records .. sink_free) ---- */
   void *records; /* records layer state (chunk buffer pool), see record.c */
   void (*records_free)(desert_writer *w);
-  void *deflate_c[13]; /* libdeflate compressors by level, created lazily */
-  void *zstd_c;        /* ZSTD_CCtx, created lazily */
-  uint8_t *scratch;    /* compression output scratch */
-  size_t scratch_cap;
   /* streaming (issue 15; src/core/stream_sink.c): NULL unless the main
    * target drains into a sink. Hooks, so writer.c and stream_sink.c do not
    * call each other. */
@@ -65,9 +73,41 @@ struct desert_writer {
   uint8_t *(*sink_room)(desert_writer *w, size_t n); /* flush, then room for n */
   void (*sink_free)(desert_writer *w);               /* back to the own buffer */
   /* ---- not initialised ---- */
+  /* compression state (src/values/compressed.c): zeroed on first use by
+   * desert_w_compressors, valid once extras has DESERT_WX_COMPRESS */
+  void *deflate_c[13]; /* libdeflate compressors by level, created lazily */
+  void *zstd_c;        /* ZSTD_CCtx, created lazily */
+  uint8_t *scratch;    /* compression output scratch */
+  size_t scratch_cap;
   uint8_t count_sink[DESERT_W_SCRATCH]; /* size-only mode writes land here */
   uint8_t inline_buf[DESERT_W_INLINE];  /* first output storage (see above) */
 };
+
+enum { DESERT_WX_TABLES = 1u, DESERT_WX_HELD = 2u, DESERT_WX_COMPRESS = 4u };
+
+/* Notes that w now holds memory or hooks desert_writer_free must release. */
+DESERT_INLINE void desert_w_hold(desert_writer *w) { w->extras |= DESERT_WX_HELD; }
+
+/* Makes w->strings and w->refs usable (they are set up on first use: most
+ * messages never touch them, and a one-shot writer should not pay for
+ * them). Call before any access to either table. */
+void desert_w_tables_init(desert_writer *w);
+DESERT_INLINE void desert_w_tables(desert_writer *w) {
+  if (DESERT_UNLIKELY(!(w->extras & DESERT_WX_TABLES))) desert_w_tables_init(w);
+}
+
+/* Makes the compression state (deflate_c, zstd_c, scratch) usable: it is
+ * cleared on first use rather than at every init. Call before any access
+ * to it. */
+DESERT_INLINE void desert_w_compressors(desert_writer *w) {
+  if (DESERT_UNLIKELY(!(w->extras & DESERT_WX_COMPRESS))) {
+    desert_zero(w->deflate_c, sizeof w->deflate_c);
+    w->zstd_c = NULL;
+    w->scratch = NULL;
+    w->scratch_cap = 0;
+    w->extras |= DESERT_WX_COMPRESS;
+  }
+}
 
 /* Records the first error; returns the writer's status. */
 DESERT_INLINE desert_status desert_w_fail(desert_writer *w, desert_status st) {

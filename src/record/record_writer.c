@@ -146,6 +146,7 @@ static rec_wpool *pool_get(desert_writer *w) {
   desert_zero(p->hint_len, sizeof p->hint_len);
   w->records = p;
   w->records_free = pool_free;
+  desert_w_hold(w);
   return p;
 }
 
@@ -357,8 +358,9 @@ DESERT_INLINE desert_status write_begin(desert_writer *w, const desert_record_de
     }
   }
   w->depth++;
+  w->busy = 1; /* a reset must restore depth (desert_writer_reset_inline) */
   rw->version_ = v;
-  rw->strings0_ = w->strings.count;
+  rw->strings0_ = (w->extras & DESERT_WX_TABLES) ? w->strings.count : 0;
   rw->state_ = 1;
   return DESERT_OK;
 }
@@ -504,6 +506,7 @@ desert_status desert_record_write_field_option(desert_record_writer *rw, size_t 
 static desert_status write_legacy_name(desert_writer *w, size_t strings0, const char **fresh,
                                        size_t *nfresh, const char *name) {
   size_t len = strlen(name);
+  desert_w_tables(w);
   uint32_t id = desert_strtab_find(&w->strings, name, len);
   if (id == 0 || id > strings0) {
     id = 0;

@@ -121,6 +121,7 @@ desert_status desert_write_compressed(desert_writer *w, desert_compression flavo
     return level == 0 ? emit_block(w, 0, stored_empty, sizeof stored_empty)
                       : emit_block(w, 0, fixed_empty, sizeof fixed_empty);
   }
+  desert_w_compressors(w);
   struct libdeflate_compressor *c = w->deflate_c[level];
   if (!c) {
     c = libdeflate_alloc_compressor(level);
@@ -144,6 +145,7 @@ desert_status desert_write_compressed_zstd(desert_writer *w, int level, const vo
     return desert_w_fail(w, DESERT_E_ARGUMENT);
   if (n > UINT32_MAX) return desert_w_fail(w, DESERT_E_LENGTH_TOO_LARGE);
   if (level < 0) level = w->opt.compression_level >= 0 ? w->opt.compression_level : 3;
+  desert_w_compressors(w);
   if (!w->zstd_c) {
     w->zstd_c = ZSTD_createCCtx_advanced(desert_zstd_mem(&w->opt.allocator));
     if (!w->zstd_c) return desert_w_fail(w, DESERT_E_NOMEM);

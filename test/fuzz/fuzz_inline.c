@@ -10,7 +10,11 @@
  *
  * Read phase: the data is read twice in lockstep, by a counted heap reader
  * through the exported desert_read_* and by a reader in caller storage
- * through desert_read_*_inline. The item kinds come from a selector stream
+ * through desert_read_*_inline; then both start over, the heap reader
+ * through desert_reader_begin and the storage reader (whatever its first
+ * pass left: an error, arena copies, dedup entries) through
+ * desert_reader_begin_inline, and the lockstep read runs again over the
+ * second half of the data. The item kinds come from a selector stream
  * (the data read backwards, so every input byte is both data and choice).
  * After every item both must agree on status, error offset, position and
  * value (strings: the same view, or equal text for lenient copies); once
@@ -19,7 +23,10 @@
  * Write phase: the data drives a sequence of writes (kind, then the value's
  * bytes) done through desert_write_* on one writer and desert_write_*_inline
  * on another in the same output mode; after every write the statuses and
- * sizes agree, at the end the bytes do. Fixed buffers are heap blocks of
+ * sizes agree, at the end the bytes do (desert_writer_data on one,
+ * desert_writer_data_inline on the other). The sequence runs twice, the
+ * second time after desert_writer_reset on one writer and
+ * desert_writer_reset_inline on the other. Fixed buffers are heap blocks of
  * exactly their capacity, so a write past one is an ASan report. When the
  * whole sequence succeeded with a growable writer, the inline reader reads
  * it back to the same values. */
@@ -46,6 +53,9 @@ enum {
   K_EITHER,
   K_TRY,
   K_STRING,
+  K_DEDUP, /* DeduplicatedString: no inline form; both sides call the
+            * exported function, whose table entries make the next message
+            * boundary take the exported reset / begin */
   K_COUNT,
   K_KINDS
 };
@@ -174,6 +184,9 @@ static got read_item(desert_reader *r, int kind, bool inl) {
   case K_TRY:
     RD(try, b);
     break;
+  case K_DEDUP:
+    g.st = desert_read_dedup_string(r, &g.s);
+    break;
   default:
     g.st = inl ? desert_read_string_inline(r, &g.s) : desert_read_string(r, &g.s);
   }
@@ -181,6 +194,8 @@ static got read_item(desert_reader *r, int kind, bool inl) {
   memcpy(&g.v, &v, sizeof g.v);
   return g;
 }
+
+static void lockstep(desert_reader *ex, desert_reader *in, const uint8_t *data, size_t n);
 
 static void read_phase(const desert_options *base, const uint8_t *data, size_t n) {
   desert_options o = *base;
@@ -193,7 +208,28 @@ static void read_phase(const desert_options *base, const uint8_t *data, size_t n
   so.max_length = base->max_length;
   FZ_CHECK(desert_reader_init(&rs, sizeof rs, &so, &in) == DESERT_OK);
   fz_decode_begin(ex, data, n);
-  FZ_CHECK(desert_reader_begin(in, data, n) == DESERT_OK);
+  FZ_CHECK(desert_reader_begin_inline(in, data, n) == DESERT_OK);
+  lockstep(ex, in, data, n);
+  /* Second message: the inline begin must leave the storage reader as the
+   * exported begin leaves the heap one, whatever the first pass did.
+   * The second input is the second half of the data, so dedup ids left
+   * over from the first would resolve differently. */
+  const uint8_t *d2 = data + n / 2;
+  size_t n2 = n - n / 2;
+  fz_decode_end(ex);
+  fz_decode_begin(ex, d2, n2);
+  FZ_CHECK(desert_reader_begin_inline(in, d2, n2) == DESERT_OK);
+  FZ_CHECK(desert_reader_status(in) == DESERT_OK && desert_reader_error_offset(in) == 0);
+  FZ_CHECK(desert_reader_offset(in) == 0 && desert_reader_remaining(in) == n2);
+  lockstep(ex, in, d2, n2);
+  fz_decode_end(ex);
+  fz_reader_free(ex);
+  desert_reader_free(in);
+}
+
+/* Reads the item sequence the data selects on both readers, comparing
+ * every result. */
+static void lockstep(desert_reader *ex, desert_reader *in, const uint8_t *data, size_t n) {
   size_t sel = n;
   for (unsigned steps = 0; steps < 4096; steps++) {
     int kind = sel ? data[--sel] % K_COUNT : K_STRING;
@@ -205,16 +241,13 @@ static void read_phase(const desert_options *base, const uint8_t *data, size_t n
     FZ_CHECK(desert_reader_offset(ex) == desert_reader_offset(in));
     if (a.st) break;
     FZ_CHECK_MSG(a.v == b.v, "kind %d: values differ", kind);
-    if (kind == K_STRING) {
+    if (kind == K_STRING || kind == K_DEDUP) {
       FZ_CHECK(a.s.len == b.s.len && (a.s.len == 0 || !memcmp(a.s.ptr, b.s.ptr, a.s.len)));
       /* a view into the input is the same view in both */
       if (fz_inside(a.s.ptr, a.s.len, data, n)) FZ_CHECK(a.s.ptr == b.s.ptr);
     }
     if (desert_reader_remaining(ex) == 0 && sel == 0) break;
   }
-  fz_decode_end(ex);
-  fz_reader_free(ex);
-  desert_reader_free(in);
 }
 
 /* ---- write phase ---------------------------------------------------------------- */
@@ -274,6 +307,15 @@ static desert_status write_item(desert_writer *w, int kind, fz_in *src, bool inl
     WR(either, b);
   case K_TRY:
     WR(try, b);
+  case K_DEDUP: {
+    /* short texts, so that repeats (back-references) happen */
+    size_t got_n;
+    const uint8_t *t = fz_bytes(src, (size_t)(x % 4), &got_n);
+    if (got_n) memcpy(tmp, t, got_n);
+    *text = t;
+    *text_len = got_n;
+    return desert_write_dedup_string(w, tmp, got_n);
+  }
   default: {
     /* lengths around the inline limit (63) and the odd huge count */
     if ((x & 0xff) == 0xff) WR(count, (size_t)x);
@@ -286,6 +328,38 @@ static desert_status write_item(desert_writer *w, int kind, fz_in *src, bool inl
   }
   }
 #undef WR
+}
+
+/* One written item, for the read-back. */
+typedef struct witem {
+  int kind;
+  uint64_t x;
+  const uint8_t *text;
+  size_t len;
+} witem;
+
+/* Writes the sequence the data describes on both writers (exported /
+ * inline), comparing statuses and sizes after every item; returns the
+ * item count. */
+static size_t write_round(wpair *p, const uint8_t *data, size_t n, witem *items, size_t max) {
+  char tmp[80];
+  fz_in src = {data, n};
+  size_t nk = 0;
+  while (src.n && nk < max) {
+    int kind = fz_u8(&src) % K_COUNT;
+    fz_in copy = src;
+    witem *it = &items[nk++];
+    uint64_t x2;
+    const uint8_t *t2;
+    size_t l2;
+    desert_status a = write_item(p->w[0], kind, &src, false, tmp, &it->x, &it->text, &it->len);
+    desert_status b = write_item(p->w[1], kind, &copy, true, tmp, &x2, &t2, &l2);
+    it->kind = kind;
+    FZ_CHECK_MSG(a == b, "write kind %d: exported %s, inline %s", kind, desert_status_name(a),
+                 desert_status_name(b));
+    FZ_CHECK(desert_writer_size(p->w[0]) == desert_writer_size(p->w[1]));
+  }
+  return nk;
 }
 
 static void write_phase(const desert_options *o, uint8_t mode, const uint8_t *data, size_t n) {
@@ -308,35 +382,22 @@ static void write_phase(const desert_options *o, uint8_t mode, const uint8_t *da
       desert_writer_count_only(p.w[i]);
     }
   }
-  char tmp[80];
-  fz_in src = {data, n};
-  struct item {
-    int kind;
-    uint64_t x;
-    const uint8_t *text;
-    size_t len;
-  } items[256];
-  size_t nk = 0;
-  while (src.n && nk < 256) {
-    int kind = fz_u8(&src) % K_COUNT;
-    fz_in copy = src;
-    struct item *it = &items[nk++];
-    uint64_t x2;
-    const uint8_t *t2;
-    size_t l2;
-    desert_status a = write_item(p.w[0], kind, &src, false, tmp, &it->x, &it->text, &it->len);
-    desert_status b = write_item(p.w[1], kind, &copy, true, tmp, &x2, &t2, &l2);
-    it->kind = kind;
-    FZ_CHECK_MSG(a == b, "write kind %d: exported %s, inline %s", kind, desert_status_name(a),
-                 desert_status_name(b));
-    FZ_CHECK(desert_writer_size(p.w[0]) == desert_writer_size(p.w[1]));
+  witem items[256];
+  size_t nk = 0, la = 0, lb = 0;
+  const uint8_t *db = NULL;
+  for (int round = 0; round < 2; round++) {
+    if (round) { /* the same sequence again as a second message */
+      desert_writer_reset(p.w[0]);
+      desert_writer_reset_inline(p.w[1]);
+      FZ_CHECK(desert_writer_status(p.w[1]) == DESERT_OK && desert_writer_size(p.w[1]) == 0);
+    }
+    nk = write_round(&p, data, n, items, 256);
+    const uint8_t *da = desert_writer_data(p.w[0], &la);
+    db = desert_writer_data_inline(p.w[1], &lb);
+    FZ_CHECK(la == lb && (da == NULL) == (db == NULL));
+    if (da && la) FZ_CHECK(memcmp(da, db, la) == 0);
+    if (p.fixed) FZ_CHECK(la <= cap);
   }
-  size_t la, lb;
-  const uint8_t *da = desert_writer_data(p.w[0], &la);
-  const uint8_t *db = desert_writer_data(p.w[1], &lb);
-  FZ_CHECK(la == lb && (da == NULL) == (db == NULL));
-  if (da && la) FZ_CHECK(memcmp(da, db, la) == 0);
-  if (p.fixed) FZ_CHECK(la <= cap);
 
   /* Read back a complete growable message with the inline reader: the same
    * kinds in the same order succeed, give the written values and consume
@@ -345,16 +406,17 @@ static void write_phase(const desert_options *o, uint8_t mode, const uint8_t *da
     desert_reader_storage rs;
     desert_reader *r = NULL;
     FZ_CHECK(desert_reader_init(&rs, sizeof rs, o, &r) == DESERT_OK);
-    desert_reader_begin(r, db, lb);
+    FZ_CHECK(desert_reader_begin_inline(r, db, lb) == DESERT_OK);
     for (size_t i = 0; i < nk; i++) {
-      const struct item *it = &items[i];
+      const witem *it = &items[i];
       if (it->kind == K_STRING && (it->x & 0xff) == 0xff) { /* a count */
         int32_t c = -1;
         FZ_CHECK(desert_read_var_i32_inline(r, &c) == DESERT_OK);
         FZ_CHECK((uint64_t)c == it->x);
-      } else if (it->kind == K_STRING) {
+      } else if (it->kind == K_STRING || it->kind == K_DEDUP) {
         desert_str t = {NULL, 0};
-        FZ_CHECK(desert_read_string_inline(r, &t) == DESERT_OK);
+        FZ_CHECK((it->kind == K_DEDUP ? desert_read_dedup_string(r, &t)
+                                      : desert_read_string_inline(r, &t)) == DESERT_OK);
         FZ_CHECK(t.len == it->len && (t.len == 0 || !memcmp(t.ptr, it->text, t.len)));
       } else {
         got g = read_item(r, it->kind, true);
