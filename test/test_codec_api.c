@@ -160,6 +160,54 @@ static void test_options_validation(void **state) {
   expect_create(&o, DESERT_OK, "huge limits");
 }
 
+/* Options NULL resolve to exactly what desert_options_init resolves to
+ * (the NULL case takes a constant shortcut), field by field, for heap and
+ * caller-storage contexts alike. */
+static void expect_default_options(const desert_options *got) {
+  assert_non_null(got);
+  assert_int_equal(got->struct_size, sizeof(desert_options));
+  assert_null(got->allocator.alloc);
+  assert_null(got->allocator.free);
+  assert_null(got->allocator.opaque);
+  assert_int_equal(got->isa, DESERT_ISA_AUTO);
+  assert_int_equal(got->flags, 0);
+  assert_int_equal(got->compression, DESERT_COMPRESSION_RAW);
+  assert_int_equal(got->compression_level, -1);
+  assert_int_equal(got->max_length, DESERT_DEFAULT_MAX_LENGTH);
+  assert_int_equal(got->max_collection, DESERT_DEFAULT_MAX_COLLECTION);
+  assert_int_equal(got->max_depth, DESERT_DEFAULT_MAX_DEPTH);
+  assert_int_equal(got->max_decompressed, DESERT_DEFAULT_MAX_DECOMPRESSED);
+}
+
+static void test_null_options_are_the_defaults(void **state) {
+  (void)state;
+  desert_options o;
+  desert_options_init(&o);
+  desert_writer *wn = NULL, *wo = NULL;
+  desert_reader *rn = NULL;
+  assert_int_equal(desert_writer_create(NULL, &wn), DESERT_OK);
+  assert_int_equal(desert_writer_create(&o, &wo), DESERT_OK);
+  assert_int_equal(desert_reader_create(NULL, &rn), DESERT_OK);
+  expect_default_options(desert_writer_options(wn));
+  expect_default_options(desert_writer_options(wo));
+  expect_default_options(desert_reader_options(rn));
+  assert_int_equal(desert_writer_isa(wn), desert_writer_isa(wo));
+  assert_int_equal(desert_writer_isa(wn), desert_active_isa());
+  desert_writer_storage ws;
+  desert_reader_storage rs;
+  desert_writer *w = NULL;
+  desert_reader *r = NULL;
+  assert_int_equal(desert_writer_init(&ws, sizeof ws, NULL, &w), DESERT_OK);
+  assert_int_equal(desert_reader_init(&rs, sizeof rs, NULL, &r), DESERT_OK);
+  expect_default_options(desert_writer_options(w));
+  expect_default_options(desert_reader_options(r));
+  desert_writer_free(w);
+  desert_reader_free(r);
+  desert_writer_free(wn);
+  desert_writer_free(wo);
+  desert_reader_free(rn);
+}
+
 static void test_options_resolved_and_copied(void **state) {
   (void)state;
   desert_options o;
@@ -636,6 +684,7 @@ int main(void) {
       cmocka_unit_test(test_options_init),
       cmocka_unit_test(test_options_validation),
       cmocka_unit_test(test_options_resolved_and_copied),
+      cmocka_unit_test(test_null_options_are_the_defaults),
       cmocka_unit_test(test_isa_pinning),
       cmocka_unit_test(test_create_null_out),
       cmocka_unit_test(test_null_contexts),

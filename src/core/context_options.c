@@ -25,19 +25,35 @@ void desert_mem_free(const desert_allocator *a, void *p, size_t n) {
   free(p);
 }
 
+/* What desert_options_init followed by resolution gives: the options of
+ * every context made with opt NULL. */
+static const desert_options resolved_defaults = {
+    .struct_size = sizeof(desert_options),
+    .isa = DESERT_ISA_AUTO,
+    .compression = DESERT_COMPRESSION_RAW,
+    .compression_level = -1,
+    .max_length = DESERT_DEFAULT_MAX_LENGTH,
+    .max_collection = DESERT_DEFAULT_MAX_COLLECTION,
+    .max_depth = DESERT_DEFAULT_MAX_DEPTH,
+    .max_decompressed = DESERT_DEFAULT_MAX_DECOMPRESSED,
+};
+
 desert_status desert_options_resolve(const desert_options *opt, desert_options *out,
                                      const desert_kernels **kernels) {
   /* Validated in place and copied once: this runs at every context
    * create. Nothing is written to *out on failure. */
-  desert_options dflt;
-  if (opt) {
-    /* Only this header's layout exists so far; a different size means the
-     * caller was compiled against another version of the struct. */
-    if (opt->struct_size != sizeof(desert_options)) return DESERT_E_ARGUMENT;
-  } else {
-    desert_options_init(&dflt);
-    opt = &dflt;
+  if (!opt) {
+    /* The one-shot default (a context per message, options NULL): the
+     * resolved defaults are a constant, so only the copy remains. */
+    const desert_kernels *k = desert_kernels_for(DESERT_ISA_AUTO);
+    if (!k) return DESERT_E_ISA_UNAVAILABLE;
+    *out = resolved_defaults;
+    *kernels = k;
+    return DESERT_OK;
   }
+  /* Only this header's layout exists so far; a different size means the
+   * caller was compiled against another version of the struct. */
+  if (opt->struct_size != sizeof(desert_options)) return DESERT_E_ARGUMENT;
   if ((opt->allocator.alloc == NULL) != (opt->allocator.free == NULL)) return DESERT_E_ARGUMENT;
   if (opt->flags & ~(unsigned)DESERT_KNOWN_FLAGS) return DESERT_E_ARGUMENT;
   if (opt->compression != DESERT_COMPRESSION_RAW && opt->compression != DESERT_COMPRESSION_ZLIB)
