@@ -2,11 +2,17 @@
  * SPDX-License-Identifier: MIT
  *
  * Own kernels only where 64-byte registers measured faster than AVX2 on an
- * AVX-512 host (AMD EPYC, Zen 5, cpu family 26; bench report section 1b):
- * byte swaps, varint runs (varint_avx512.c), UTF-8 validation, UTF-8 <->
- * UTF-16 and Latin-1 <-> UTF-8 (VBMI2 compress), the UTF-8 size of Latin-1
- * text. Every other slot is the AVX2 kernel (which this CPU can run:
- * `required` includes the AVX2 bits). The table is the automatic choice on
+ * AVX-512 host (AMD EPYC, Zen 5, cpu family 26; bench report section 1b,
+ * scripts/ab_isa.sh): varint runs (varint_avx512.c), UTF-8 validation,
+ * UTF-8 <-> UTF-16 and Latin-1 <-> UTF-8 (VBMI2 compress), the UTF-8 size
+ * of Latin-1 text. Every other slot is the AVX2 kernel (which this CPU can
+ * run: `required` includes the AVX2 bits). The byte swaps are AVX2 on
+ * purpose: a 64-byte vpshufb bswap kernel was 0.97-1.4x of AVX2 in the
+ * kernel suite (warm buffers) but made golden decode and encode, whose
+ * 120 KB int array is one bswap32 from a cold buffer, slower in 5
+ * alternating A/B runs (scripts/ab_isa.sh, 15 repetitions each,
+ * 2026-12-01: AVX2/AVX-512 medians 0.89-0.99 per row), also with its
+ * stores or loads aligned to 64 bytes; it was removed. The table is the automatic choice on
  * AVX-512 hosts, so a slot takes its AVX-512 kernel only when measured
  * faster than AVX2. Varint slots, 2026-12-01, AVX2 time / AVX-512 time at
  * 1 KiB / 64 KiB / 1 MiB: decode desert mix 1.82 / 2.03 / 1.96, encode
@@ -44,9 +50,9 @@ const desert_kernels desert_kernels_avx512 = {
     .isa = DESERT_ISA_AVX512,
     .required = DESERT_AVX512_REQUIRED,
     .emulated = DESERT_AVX512_IS_EMULATED,
-    .bswap16 = desert_avx512_bswap16,
-    .bswap32 = desert_avx512_bswap32,
-    .bswap64 = desert_avx512_bswap64,
+    .bswap16 = desert_avx2_bswap16,
+    .bswap32 = desert_avx2_bswap32,
+    .bswap64 = desert_avx2_bswap64,
     .var_u32_encode = desert_avx512_var_u32_encode,
     .var_i32_encode = desert_avx512_var_i32_encode,
     .var_u32_decode = desert_avx512_var_u32_decode,
