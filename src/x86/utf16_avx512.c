@@ -38,7 +38,7 @@
  * the last unit of a block is left for the next block (the block then
  * consumes 31 units), so a block never starts inside a pair.
  *
- * Bounds: inputs under 64 units go to the AVX2 kernel. The loop reads
+ * Bounds: inputs of up to 64 units go to the AVX2 kernel. The loop reads
  * units [p, p+33) (one unit of look-ahead) while len - p >= 33 and at
  * least 96 bytes (3 per unit, the most 32 units can give) are free in
  * dst; the sprint reads [p, p+64) while len - p >= 65 and 128 bytes are
@@ -206,14 +206,10 @@ desert_status desert_avx512_utf8_len_from_utf16(const uint16_t *src, size_t len,
   return st;
 }
 
-desert_status desert_avx512_utf16_to_utf8(const uint16_t *src, size_t len, uint8_t *dst,
-                                          size_t dst_cap, size_t *written, size_t *pos) {
-  /* An input shorter than two blocks would go mostly through the zeroed
-   * stack copy below, whose 64-byte load waits on the unit stores: 32
-   * units took 37 ns that way against 26 ns in the AVX2 kernel (bench
-   * kernel/utf16_to_utf8/2byte/64B, AMD EPYC Zen 5). Same results by the
-   * kernel contract, and this table may call AVX2. */
-  if (len < 64) return desert_avx2_utf16_to_utf8(src, len, dst, dst_cap, written, pos);
+/* The conversion of inputs of more than 64 units (see below). */
+__attribute__((noinline)) static desert_status dz_u16_to_u8_long(const uint16_t *src, size_t len,
+                                                                 uint8_t *dst, size_t dst_cap,
+                                                                 size_t *written, size_t *pos) {
   size_t p = 0, w = 0, used, out;
   int easy = 1; /* the last block was below U+0800: try the sprint */
   while (len - p >= 33 && dst_cap - w >= 96) {
@@ -265,4 +261,17 @@ scalar:;
   *written = w + wr;
   *pos = p + ps;
   return st;
+}
+
+desert_status desert_avx512_utf16_to_utf8(const uint16_t *src, size_t len, uint8_t *dst,
+                                          size_t dst_cap, size_t *written, size_t *pos) {
+  /* An input of up to two blocks would go half or wholly through the
+   * zeroed stack copy of dz_u16_to_u8_long, whose 64-byte load waits on
+   * the unit stores: 32 units took 37 ns that way against 26 ns in the
+   * AVX2 kernel, 64 ASCII units 15.6 ns against 12.8 (bench
+   * kernel/utf16_to_utf8/{2byte,ascii}/64B, AMD EPYC Zen 5). Same results
+   * by the kernel contract, and this table may call AVX2. A separate long
+   * kernel keeps its 64-byte aligned stack frame off the short path. */
+  if (len <= 64) return desert_avx2_utf16_to_utf8(src, len, dst, dst_cap, written, pos);
+  return dz_u16_to_u8_long(src, len, dst, dst_cap, written, pos);
 }
