@@ -16,7 +16,8 @@
  * AVX2 on purpose: utf16_len_from_utf8 (no AVX-512 kernel yet), and the
  * byte swaps. A 64-byte vpshufb bswap kernel was 0.97-1.4x of AVX2 in the
  * kernel suite (warm buffers) but made golden decode and encode, whose
- * 120 KB int array is one bswap32 from a cold buffer, slower in 5
+ * 30000 longs (240 of the 242 KB) are one bswap64 from a buffer that is
+ * not in L2 (64 rotated inputs), slower in 5
  * alternating A/B runs (scripts/ab_isa.sh, 15 repetitions each,
  * 2026-12-01: AVX2/AVX-512 medians 0.89-0.99 per row), also with its
  * stores or loads aligned to 64 bytes; it was removed.
