@@ -249,6 +249,19 @@ static size_t run_to_utf16(const desert_kernels *k, void *p, size_t i) {
   return w;
 }
 
+/* The UTF-16 length of UTF-8 text (the size pass before utf8_to_utf16);
+ * the first round checks it against the scalar table's count. */
+static size_t run_utf16_len(const desert_kernels *k, void *p, size_t i) {
+  bstate *s = p;
+  size_t v = i % BENCH_ROTATE, n, want;
+  if (k->utf16_len_from_utf8(s->in[v], s->in_len[v], &n) != DESERT_OK) return (size_t)-1;
+  if (i < BENCH_ROTATE &&
+      (desert_kernels_scalar.utf16_len_from_utf8(s->in[v], s->in_len[v], &want) != DESERT_OK ||
+       n != want))
+    return (size_t)-1;
+  return n;
+}
+
 /* UTF-16 -> UTF-8: inputs are the UTF-16 forms of the text variants. */
 typedef struct u16state {
   uint16_t *in[BENCH_ROTATE];
@@ -312,6 +325,18 @@ static size_t run_from_utf16(const desert_kernels *k, void *p, size_t i) {
   return w;
 }
 
+/* The UTF-8 length of UTF-16 text (the size pass before utf16_to_utf8). */
+static size_t run_utf8_len_from_utf16(const desert_kernels *k, void *p, size_t i) {
+  u16state *s = p;
+  size_t v = i % BENCH_ROTATE, n, want;
+  if (k->utf8_len_from_utf16(s->in[v], s->units[v], &n) != DESERT_OK) return (size_t)-1;
+  if (i < BENCH_ROTATE &&
+      (desert_kernels_scalar.utf8_len_from_utf16(s->in[v], s->units[v], &want) != DESERT_OK ||
+       n != want))
+    return (size_t)-1;
+  return n;
+}
+
 /* Latin-1 bytes (every byte value) -> UTF-8. */
 static void *setup_latin1_bytes(size_t size, size_t *bytes, size_t *items) {
   bstate *s = bstate_new(size, 2 * size + 16);
@@ -332,6 +357,16 @@ static size_t run_latin1_to_utf8(const desert_kernels *k, void *p, size_t i) {
   bstate *s = p;
   size_t v = i % BENCH_ROTATE;
   return k->latin1_to_utf8(s->in[v], s->in_len[v], s->out);
+}
+
+/* The UTF-8 size of Latin-1 text (the size pass before latin1_to_utf8). */
+static size_t run_utf8_len_from_latin1(const desert_kernels *k, void *p, size_t i) {
+  bstate *s = p;
+  size_t v = i % BENCH_ROTATE;
+  const size_t n = k->utf8_len_from_latin1(s->in[v], s->in_len[v]);
+  if (i < BENCH_ROTATE && n != desert_kernels_scalar.utf8_len_from_latin1(s->in[v], s->in_len[v]))
+    return (size_t)-1;
+  return n;
 }
 
 static size_t run_utf8_to_latin1(const desert_kernels *k, void *p, size_t i) {
@@ -374,7 +409,21 @@ const bench_case bench_kernel_cases[] = {
     {"utf16_to_utf8/2byte", "bytes", 1, setup_u16_TWO_BYTE, run_from_utf16, u16state_free},
     {"utf16_to_utf8/cjk", "bytes", 1, setup_u16_CJK, run_from_utf16, u16state_free},
     {"utf16_to_utf8/mixed", "bytes", 1, setup_u16_MIXED, run_from_utf16, u16state_free},
+    {"utf16_len_from_utf8/ascii", "bytes", 1, setup_text_ASCII, run_utf16_len, bstate_free},
+    {"utf16_len_from_utf8/2byte", "bytes", 1, setup_text_TWO_BYTE, run_utf16_len, bstate_free},
+    {"utf16_len_from_utf8/cjk", "bytes", 1, setup_text_CJK, run_utf16_len, bstate_free},
+    {"utf16_len_from_utf8/mixed", "bytes", 1, setup_text_MIXED, run_utf16_len, bstate_free},
+    {"utf8_len_from_utf16/ascii", "bytes", 1, setup_u16_ASCII, run_utf8_len_from_utf16,
+     u16state_free},
+    {"utf8_len_from_utf16/2byte", "bytes", 1, setup_u16_TWO_BYTE, run_utf8_len_from_utf16,
+     u16state_free},
+    {"utf8_len_from_utf16/cjk", "bytes", 1, setup_u16_CJK, run_utf8_len_from_utf16,
+     u16state_free},
+    {"utf8_len_from_utf16/mixed", "bytes", 1, setup_u16_MIXED, run_utf8_len_from_utf16,
+     u16state_free},
     {"latin1_to_utf8", "bytes", 1, setup_latin1_bytes, run_latin1_to_utf8, bstate_free},
+    {"utf8_len_from_latin1", "bytes", 1, setup_latin1_bytes, run_utf8_len_from_latin1,
+     bstate_free},
     {"utf8_to_latin1", "bytes", 1, setup_text_LATIN1, run_utf8_to_latin1, bstate_free},
 };
 const size_t bench_kernel_case_count = sizeof bench_kernel_cases / sizeof bench_kernel_cases[0];

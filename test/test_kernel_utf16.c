@@ -484,6 +484,32 @@ static void test_utf16_to_utf8_misalignment(void **state) {
   }
 }
 
+/* Runs of units below U+0800 (ASCII and two-byte letters in a random
+ * proportion per run) long enough for 64-unit SIMD steps, checked at every
+ * capacity (the AVX-512 sprint stores 64 bytes for its first 32 units and
+ * relies on the next 32 to overwrite the excess); then the same run with a
+ * three-byte unit or a surrogate pair in its last 64 units. */
+static void test_utf16_to_utf8_two_byte_runs(void **state) {
+  const desert_kernels *k = desert_test_kernels(state);
+  guards_init();
+  desert_rng r;
+  desert_rng_init_test(&r, 0x32627974u);
+  uint16_t buf[300];
+  for (size_t len = 64; len <= 300; len += 29) {
+    const uint32_t share = desert_rng_below(&r, 9); /* eighths of two-byte units */
+    for (size_t i = 0; i < len; i++)
+      buf[i] = desert_rng_below(&r, 8) < share ? (uint16_t)(0x80 + desert_rng_below(&r, 0x780))
+                                                : (uint16_t)(0x20 + desert_rng_below(&r, 95));
+    U16TO8(k, buf, len, len % 32, L_ALL);
+    const size_t at = len - 2 - desert_rng_below(&r, 63);
+    buf[at] = 0x4e2d;
+    U16TO8(k, buf, len, (len + 1) % 32, L_GUARDS);
+    buf[at] = 0xd83d;
+    buf[at + 1] = 0xde00;
+    U16TO8(k, buf, len, (len + 2) % 32, L_GUARDS);
+  }
+}
+
 /* ---- random differential ------------------------------------------------------------------- */
 
 static const uint32_t ranges[][2] = {
@@ -603,6 +629,7 @@ int main(void) {
       cmocka_unit_test(test_utf16_to_utf8_sweep),
       cmocka_unit_test(test_utf16_exhaustive),
       cmocka_unit_test(test_utf16_to_utf8_misalignment),
+      cmocka_unit_test(test_utf16_to_utf8_two_byte_runs),
       cmocka_unit_test(test_random_differential),
       cmocka_unit_test(test_public_api),
   };

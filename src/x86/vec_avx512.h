@@ -106,22 +106,30 @@ DZ_INLINE uint64_t dz_u8_open(__m512i in) {
 
 /* ---- UTF-8 encoding of units below U+0800 --------------------------------
  * u: 32 units < 0x800 in 16-bit lanes (n of them taken, n <= 32). Each lane
- * becomes the bytes (u) for ASCII or (C0|u>>6, 80|u&3F); the kept bytes are
- * packed with one vpcompressb and the first n units' bytes are stored at d
- * (a masked store: nothing after them). Returns the number of bytes. */
-DZ_INLINE size_t dz_utf8_from_u11(__m512i u, size_t n, uint8_t *d) {
-  const __mmask32 two = _mm512_cmpge_epu16_mask(u, dz_set16(0x80)) & (__mmask32)dz_low(n);
+ * becomes the bytes (u) for ASCII or (C0|u>>6, 80|u&3F); one vpcompressb
+ * packs the kept bytes of the first n lanes to the front of the result
+ * (zeros after them); *count = their number. The low byte of a lane is
+ * always kept, the high byte when it is a continuation byte (bit 7 set:
+ * an ASCII lane's high byte is 0), so the keep mask is one vpmovb2m. */
+DZ_INLINE __m512i dz_u11_pack(__m512i u, size_t n, size_t *count) {
+  const __mmask32 two = _mm512_cmpge_epu16_mask(u, dz_set16(0x80));
   /* two-byte form: low byte C0 | u >> 6, high byte 80 | (u & 3F) */
   const __m512i lead = _mm512_or_si512(_mm512_srli_epi16(u, 6), dz_set16(0x80c0));
   const __m512i cont = _mm512_slli_epi16(_mm512_and_si512(u, dz_set16(0x3f)), 8);
   const __m512i v = _mm512_mask_mov_epi16(u, two, _mm512_or_si512(lead, cont));
-  /* keep the low byte of the first n lanes and the high byte of the
-   * two-byte ones */
   const uint64_t keep =
-      (uint64_t)_mm512_movepi8_mask(_mm512_or_si512(_mm512_movm_epi16(two), dz_set16(0x0080))) &
-      dz_low(2 * n);
-  dz_store_n8(d, _mm512_maskz_compress_epi8((__mmask64)keep, v), dz_pop64(keep));
-  return dz_pop64(keep);
+      ((uint64_t)_mm512_movepi8_mask(v) | 0x5555555555555555ull) & dz_low(2 * n);
+  *count = dz_pop64(keep);
+  return _mm512_maskz_compress_epi8((__mmask64)keep, v);
+}
+
+/* dz_u11_pack, storing exactly the produced bytes at d (a masked store:
+ * nothing after them is touched). Returns their number. */
+DZ_INLINE size_t dz_utf8_from_u11(__m512i u, size_t n, uint8_t *d) {
+  size_t count;
+  const __m512i b = dz_u11_pack(u, n, &count);
+  dz_store_n8(d, b, count);
+  return count;
 }
 
 #endif /* DESERT_X86_VEC_AVX512_H */

@@ -31,13 +31,11 @@ desert_status desert_avx2_utf16_to_utf8(const uint16_t *src, size_t len, uint8_t
 size_t desert_avx2_utf8_len_from_latin1(const uint8_t *src, size_t len);
 size_t desert_avx2_latin1_to_utf8(const uint8_t *src, size_t len, uint8_t *dst);
 
-void desert_avx512_bswap16(void *dst, const void *src, size_t n);
-void desert_avx512_bswap32(void *dst, const void *src, size_t n);
-void desert_avx512_bswap64(void *dst, const void *src, size_t n);
 desert_status desert_avx512_utf8_validate(const uint8_t *src, size_t len, size_t *pos);
 size_t desert_avx512_utf8_len_from_latin1(const uint8_t *src, size_t len);
 desert_status desert_avx512_utf8_to_utf16(const uint8_t *src, size_t len, uint16_t *dst,
                                           size_t dst_cap, size_t *written, size_t *pos);
+desert_status desert_avx512_utf8_len_from_utf16(const uint16_t *src, size_t len, size_t *out_len);
 desert_status desert_avx512_utf16_to_utf8(const uint16_t *src, size_t len, uint8_t *dst,
                                           size_t dst_cap, size_t *written, size_t *pos);
 size_t desert_avx512_latin1_to_utf8(const uint8_t *src, size_t len, uint8_t *dst);
