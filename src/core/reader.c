@@ -486,12 +486,15 @@ DESERT_COLD desert_status read_bytes_slow(desert_reader *r, desert_bytes *out) {
 }
 
 desert_status desert_read_bytes(desert_reader *r, desert_bytes *out) {
-  if (DESERT_LIKELY(!r->status && r->pos < r->end)) {
-    size_t n = r->base[r->pos];
-    if (DESERT_LIKELY(n < 0x80u && n <= r->opt.max_length && r->end - r->pos - 1 >= n)) {
-      out->ptr = r->base + r->pos + 1;
+  /* a length prefix of up to 3 bytes, the block within the view and the limit */
+  if (DESERT_LIKELY(!r->status)) {
+    const size_t avail = r->end - r->pos;
+    uint32_t n;
+    const size_t h = desert_r_peek_var21(r->base + r->pos, avail, &n);
+    if (DESERT_LIKELY(h != 0 && n <= r->opt.max_length && avail - h >= n)) {
+      out->ptr = r->base + r->pos + h;
       out->len = n;
-      r->pos += n + 1;
+      r->pos += h + n;
       return DESERT_OK;
     }
   }
@@ -513,14 +516,18 @@ DESERT_COLD desert_status read_seq_begin_slow(desert_reader *r, desert_seq *seq)
 }
 
 desert_status desert_read_seq_begin(desert_reader *r, desert_seq *seq) {
-  /* a one-byte count (-1..63) within the limit */
-  if (DESERT_LIKELY(!r->status && r->pos < r->end && r->base[r->pos] < 0x80u)) {
-    int32_t n = desert_unzigzag32(r->base[r->pos]);
+  /* a count of up to 3 bytes (-1 .. 2^20-1) within the limit */
+  uint32_t u;
+  size_t h;
+  if (DESERT_LIKELY(!r->status &&
+                    (h = desert_r_peek_var21(r->base + r->pos, r->end - r->pos, &u)) != 0)) {
+    int32_t n = desert_unzigzag32(u);
     if (DESERT_LIKELY(n >= -1 && (n < 0 || (size_t)n <= r->opt.max_collection))) {
       seq->known = n >= 0;
       seq->count = n >= 0 ? (size_t)n : 0;
       seq->index = 0;
-      seq->offset = r->pos++;
+      seq->offset = r->pos;
+      r->pos += h;
       return DESERT_OK;
     }
   }
