@@ -580,8 +580,9 @@ static desert_status write_header(desert_writer *w, const desert_record_writer *
   return w->status;
 }
 
-/* Chunks are copied with desert_w_append, whose desert_copy avoids the
- * slow unaligned `rep movsb` path of glibc on AMD (see internal.h). */
+/* Chunks are copied with desert_w_append, whose desert_copy picks the
+ * copy strategy by size (pieces for 2-8 KiB, one memcpy otherwise; see
+ * internal.h). */
 static void splice_chunks(desert_writer *w, const desert_record_writer *rw, const rec_wpool *p,
                           unsigned from) {
   for (unsigned i = from; i <= rw->version_ && !w->status; i++) {
