@@ -8,6 +8,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "base/internal.h" /* desert_copy_large_whole */
 #include "desert/reader.h"
 #include "desert/writer.h"
 #include "codec_testlib.h"
@@ -78,8 +79,20 @@ static void test_byte_blocks(void **state) {
  * at every alignment: the output is the var_u32 length (built here by
  * hand) and the bytes, in a growable writer and in a fixed buffer of the
  * exact size. */
+/* Both large-copy policies of desert_copy (base/internal.h) run here,
+ * whichever one this CPU selected. */
+static void byte_block_copy_sizes(void);
 static void test_byte_block_copy_sizes(void **state) {
   (void)state;
+  const unsigned char chosen = atomic_load(&desert_copy_large_whole);
+  for (unsigned char whole = 0; whole < 2; whole++) {
+    atomic_store(&desert_copy_large_whole, whole);
+    byte_block_copy_sizes();
+  }
+  atomic_store(&desert_copy_large_whole, chosen);
+}
+
+static void byte_block_copy_sizes(void) {
   static const size_t sizes[] = {2047, 2048, 2049, 3000, 4095, 4096, 4097, 6143,
                                  8191, 8192, 8193, 12289, 65536};
   enum { MAXB = 65536 };

@@ -8,6 +8,7 @@
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
+#include <stdatomic.h>
 #include <string.h>
 
 #include "desert/common.h"
@@ -100,22 +101,32 @@ DESERT_INLINE size_t desert_var_u32_len(uint32_t v) {
   return v < (1u << 7) ? 1 : v < (1u << 14) ? 2 : v < (1u << 21) ? 3 : v < (1u << 28) ? 4 : 5;
 }
 
-/* Copies of the bytes of a block, tuned on the reference host (AMD EPYC
- * Zen 5, glibc 2.36, issue 11). glibc's memcpy switches to `rep movsb`
- * above about 2 KiB. From 2 to 8 KiB (data in L2) that runs slower than
- * its vector loop: a 4 KiB copy took 39 ns in one call and 30 ns as two
- * 2 KiB calls. Above that, for data streaming from L3, `rep movsb` is the
- * fastest copy there is: 64 KiB took 790 ns in one call, 1,000 ns in
- * 2 KiB pieces, 780 ns in an AVX-512 loop. So blocks of 2-8 KiB go in
- * equal pieces of at most 2 KiB and larger ones in one call. The piece
- * size is hidden from the compiler: gcc compiles a memcpy of a known or
- * bounded size of 2 KiB to an inline `rep movsq`, which was the slowest
- * of all (an earlier version of this function copied everything that
- * way: case 15, 64 KiB, at 1.2x memcpy). */
+/* Copies of the bytes of a block. glibc's memcpy switches to `rep movsb`
+ * above a few KiB, and how that runs depends on the CPU, so the strategy
+ * follows what was measured per host class:
+ * - An AVX2-only AMD EPYC host (2026-11-29): `rep movsb` was about 12x
+ *   slower when source and destination differ in alignment, which output
+ *   written after a varint nearly always does (the golden dataset's 242 KB
+ *   chunk 0: 387 us in one memcpy, 31 us in 2 KiB pieces).
+ * - AMD Zen 5 (the reference host, issue 11): misaligned `rep movsb` is as
+ *   fast as aligned, and for data streaming from L3 it is the fastest copy
+ *   there is (64 KiB: 790 ns in one call, 1,000 ns in 2 KiB pieces). From
+ *   2 to 8 KiB (data in L2) it is slower than glibc's vector loop (4 KiB:
+ *   39 ns in one call, 30 ns as two 2 KiB calls).
+ * So blocks of 2-8 KiB always go in equal pieces of at most 2 KiB, larger
+ * ones in one call only where desert_copy_large_whole says the CPU was
+ * measured fast for it (set by the CPU detection, src/dispatch, before any
+ * context exists; 0, the safe pieces, until then). The piece size is
+ * hidden from the compiler: gcc compiles a memcpy of a known or bounded
+ * size of 2 KiB to an inline `rep movsq`, which was the slowest of all on
+ * Zen 5 (case 15, 64 KiB, at 1.2x memcpy). */
 #define DESERT_COPY_PIECE 2048u
 #define DESERT_COPY_SPLIT_MAX 8192u
+extern _Atomic unsigned char desert_copy_large_whole;
 DESERT_INLINE void desert_copy(uint8_t *dst, const uint8_t *src, size_t n) {
-  if (n > DESERT_COPY_PIECE && n <= DESERT_COPY_SPLIT_MAX) {
+  if (n > DESERT_COPY_PIECE &&
+      (n <= DESERT_COPY_SPLIT_MAX ||
+       !atomic_load_explicit(&desert_copy_large_whole, memory_order_relaxed))) {
     const size_t k = (n + DESERT_COPY_PIECE - 1) / DESERT_COPY_PIECE;
     size_t piece = n / k;
 #if defined(__GNUC__) || defined(__clang__)

@@ -25,6 +25,7 @@
  */
 #include <stdatomic.h>
 
+#include "base/internal.h" /* desert_copy_large_whole */
 #include "base/kernels.h"
 
 #if defined(__x86_64__) || defined(__i386__)
@@ -52,8 +53,17 @@ static uint32_t desert_detect(void) {
   uint32_t f = 0;
   if (!__get_cpuid(0, &a, &b, &c, &d)) return 0;
   const unsigned max_leaf = a;
+  /* "AuthenticAMD" in EBX, EDX, ECX */
+  const int amd = b == 0x68747541u && d == 0x69746e65u && c == 0x444d4163u;
   if (!__get_cpuid(1, &a, &b, &c, &d)) return 0;
   const unsigned ecx1 = c;
+  const unsigned family = ((a >> 8) & 0xfu) == 0xfu ? 0xfu + ((a >> 20) & 0xffu) : (a >> 8) & 0xfu;
+  /* desert_copy's large blocks in one memcpy only where that was measured
+   * fast with misaligned buffers: AMD family 1Ah (Zen 5). Elsewhere the 2 KiB
+   * pieces stay (an AVX2-only EPYC ran misaligned `rep movsb` ~12x slower;
+   * base/internal.h has the figures). */
+  atomic_store_explicit(&desert_copy_large_whole, (unsigned char)(amd && family >= 0x1au),
+                        memory_order_relaxed);
   if (ecx1 & (1u << 20)) f |= DESERT_CPU_SSE42;
   if (ecx1 & (1u << 23)) f |= DESERT_CPU_POPCNT;
 
