@@ -1,8 +1,9 @@
-# test/layers.cmake — the layer test: src/ files include and call only their
-# own folder, lower layers and include/, with no circles between files
+# test/layers.cmake — structural checks of src/. The layer test: src/ files
+# include and call only their own folder, lower layers and include/, with
+# no circles between files
 # (test/check_layers.py; the layer order is the table at its top). The
 # object list comes from the library targets themselves, so a new file is
-# checked the moment it is built.
+# checked the moment it is built. The writer entry check is at the end.
 find_package(Python3 REQUIRED COMPONENTS Interpreter)
 set(_layer_objects "$<TARGET_OBJECTS:desert_objects>")
 if(TARGET desert_json)
@@ -16,3 +17,14 @@ add_test(NAME layers COMMAND Python3::Interpreter ${CMAKE_CURRENT_SOURCE_DIR}/ch
 add_test(NAME layers_selftest COMMAND Python3::Interpreter ${CMAKE_CURRENT_SOURCE_DIR}/check_layers.py
   --selftest --nm ${CMAKE_NM} --cc ${CMAKE_C_COMPILER})
 set_tests_properties(layers layers_selftest PROPERTIES LABELS "hygiene" TIMEOUT 120)
+
+# Every exported writer function settles a pending writer (one built by
+# desert_writer_init, head only) before it reads past the head
+# (test/check_writer_entries.py; test_writer_pending checks the same at
+# run time on garbage-filled storage).
+add_test(NAME writer_entries COMMAND Python3::Interpreter
+  ${CMAKE_CURRENT_SOURCE_DIR}/check_writer_entries.py
+  --src ${PROJECT_SOURCE_DIR}/src --include ${PROJECT_SOURCE_DIR}/include/desert)
+add_test(NAME writer_entries_selftest COMMAND Python3::Interpreter
+  ${CMAKE_CURRENT_SOURCE_DIR}/check_writer_entries.py --selftest)
+set_tests_properties(writer_entries writer_entries_selftest PROPERTIES LABELS "hygiene" TIMEOUT 60)

@@ -109,7 +109,15 @@ DESERT_API void desert_writer_free(desert_writer *w);
  * The storage must stay in place and untouched (no copy, no move) until
  * desert_writer_free, which is needed only if the writer may have taken
  * heap memory but is always cheap and correct to call. Everything else is
- * the same as for a heap writer (modes, reset, sessions, thread safety). */
+ * the same as for a heap writer (modes, reset, sessions, thread safety).
+ *
+ * Cost: init checks its arguments and copies the options (their limits
+ * are resolved later), and sets up only what the inline functions use; the
+ * rest of the context is set up by the first exported call on the writer.
+ * So a one-shot message written with the inline functions, read with
+ * desert_writer_data(_inline) and freed costs a dozen stores besides its
+ * bytes; with options NULL init does not even look at the kernel tables.
+ * The options struct is read during init only, as before. */
 #define DESERT_WRITER_STORAGE_SIZE 3072u
 typedef union desert_writer_storage {
   unsigned char bytes[DESERT_WRITER_STORAGE_SIZE];

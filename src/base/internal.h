@@ -18,6 +18,7 @@
 #define DESERT_LIKELY(x)   __builtin_expect(!!(x), 1)
 #define DESERT_UNLIKELY(x) __builtin_expect(!!(x), 0)
 #define DESERT_INLINE      static inline __attribute__((always_inline))
+#define DESERT_NOINLINE    __attribute__((noinline))
 
 /* Single-value big-endian access (arrays go through the bswap kernels). */
 DESERT_INLINE uint16_t desert_get_be16(const uint8_t *p) {
@@ -179,6 +180,14 @@ void desert_mem_free(const desert_allocator *a, void *p, size_t n);
  * DESERT_E_ISA_UNAVAILABLE when opt->isa cannot run here. */
 desert_status desert_options_resolve(const desert_options *opt, desert_options *out,
                                      const desert_kernels **kernels);
+/* The two halves of desert_options_resolve for contexts that defer the
+ * copy (desert_writer_init): _check validates a non-NULL opt and picks
+ * the table without writing anything but *kernels (same statuses);
+ * _fill_limits turns a checked copy's zero limits into the defaults;
+ * _set_defaults stores what opt NULL resolves to. */
+desert_status desert_options_check(const desert_options *opt, const desert_kernels **kernels);
+void desert_options_fill_limits(desert_options *o);
+void desert_options_set_defaults(desert_options *o);
 
 /* Element count above which bulk writes/reads call the SIMD kernels rather
  * than inline scalar code (measured in the benchmark suite). */

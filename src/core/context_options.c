@@ -38,6 +38,31 @@ static const desert_options resolved_defaults = {
     .max_decompressed = DESERT_DEFAULT_MAX_DECOMPRESSED,
 };
 
+desert_status desert_options_check(const desert_options *opt, const desert_kernels **kernels) {
+  /* Only this header's layout exists so far; a different size means the
+   * caller was compiled against another version of the struct. */
+  if (opt->struct_size != sizeof(desert_options)) return DESERT_E_ARGUMENT;
+  if ((opt->allocator.alloc == NULL) != (opt->allocator.free == NULL)) return DESERT_E_ARGUMENT;
+  if (opt->flags & ~(unsigned)DESERT_KNOWN_FLAGS) return DESERT_E_ARGUMENT;
+  if (opt->compression != DESERT_COMPRESSION_RAW && opt->compression != DESERT_COMPRESSION_ZLIB)
+    return DESERT_E_ARGUMENT;
+  if (opt->compression_level < -1 || opt->compression_level > 22) return DESERT_E_ARGUMENT;
+  if ((unsigned)opt->isa >= (unsigned)DESERT_ISA_COUNT_) return DESERT_E_ARGUMENT;
+  const desert_kernels *k = desert_kernels_for(opt->isa);
+  if (!k) return DESERT_E_ISA_UNAVAILABLE;
+  *kernels = k;
+  return DESERT_OK;
+}
+
+void desert_options_fill_limits(desert_options *o) {
+  if (o->max_length == 0) o->max_length = DESERT_DEFAULT_MAX_LENGTH;
+  if (o->max_collection == 0) o->max_collection = DESERT_DEFAULT_MAX_COLLECTION;
+  if (o->max_depth == 0) o->max_depth = DESERT_DEFAULT_MAX_DEPTH;
+  if (o->max_decompressed == 0) o->max_decompressed = DESERT_DEFAULT_MAX_DECOMPRESSED;
+}
+
+void desert_options_set_defaults(desert_options *o) { *o = resolved_defaults; }
+
 desert_status desert_options_resolve(const desert_options *opt, desert_options *out,
                                      const desert_kernels **kernels) {
   /* Validated in place and copied once: this runs at every context
@@ -51,22 +76,9 @@ desert_status desert_options_resolve(const desert_options *opt, desert_options *
     *kernels = k;
     return DESERT_OK;
   }
-  /* Only this header's layout exists so far; a different size means the
-   * caller was compiled against another version of the struct. */
-  if (opt->struct_size != sizeof(desert_options)) return DESERT_E_ARGUMENT;
-  if ((opt->allocator.alloc == NULL) != (opt->allocator.free == NULL)) return DESERT_E_ARGUMENT;
-  if (opt->flags & ~(unsigned)DESERT_KNOWN_FLAGS) return DESERT_E_ARGUMENT;
-  if (opt->compression != DESERT_COMPRESSION_RAW && opt->compression != DESERT_COMPRESSION_ZLIB)
-    return DESERT_E_ARGUMENT;
-  if (opt->compression_level < -1 || opt->compression_level > 22) return DESERT_E_ARGUMENT;
-  if ((unsigned)opt->isa >= (unsigned)DESERT_ISA_COUNT_) return DESERT_E_ARGUMENT;
-  const desert_kernels *k = desert_kernels_for(opt->isa);
-  if (!k) return DESERT_E_ISA_UNAVAILABLE;
+  desert_status st = desert_options_check(opt, kernels);
+  if (st) return st;
   *out = *opt;
-  if (out->max_length == 0) out->max_length = DESERT_DEFAULT_MAX_LENGTH;
-  if (out->max_collection == 0) out->max_collection = DESERT_DEFAULT_MAX_COLLECTION;
-  if (out->max_depth == 0) out->max_depth = DESERT_DEFAULT_MAX_DEPTH;
-  if (out->max_decompressed == 0) out->max_decompressed = DESERT_DEFAULT_MAX_DECOMPRESSED;
-  *kernels = k;
+  desert_options_fill_limits(out);
   return DESERT_OK;
 }

@@ -84,7 +84,8 @@ desert_status desert_reader_init(void *storage, size_t size, const desert_option
   reader_setup(r, k);
   /* Every later allocation of the reader and the layers above goes through
    * r->opt.allocator, now served by the storage first. */
-  desert_spare_init(&r->spare, storage, size, sizeof *r, opt, &r->opt.allocator);
+  desert_spare_init(&r->spare, storage, size, sizeof *r, opt ? &opt->allocator : NULL,
+                    &r->opt.allocator);
   desert_arena_set_first_block(&r->arena, DESERT_STORAGE_ARENA_FIRST);
   *out = r;
   return DESERT_OK;

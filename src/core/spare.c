@@ -37,9 +37,7 @@ static void spare_free(void *opaque, void *p, size_t n) {
 
 desert_status desert_spare_prepare(void *storage, size_t size, size_t ctx_size, size_t opt_offset,
                                    const desert_options *opt, const desert_kernels **k) {
-  if (!storage || ((uintptr_t)storage & (DESERT_SPARE_ALIGN - 1)) != 0 ||
-      size < desert_spare_round(ctx_size))
-    return DESERT_E_ARGUMENT;
+  if (!desert_spare_fits(storage, size, ctx_size)) return DESERT_E_ARGUMENT;
   /* Resolved in place: copying a freshly resolved struct again stalls on
    * store forwarding (its limits were just patched with narrower stores),
    * a visible part of a one-shot message's cost. */
@@ -48,15 +46,12 @@ desert_status desert_spare_prepare(void *storage, size_t size, size_t ctx_size, 
 }
 
 void desert_spare_init(desert_spare *s, void *storage, size_t size, size_t ctx_size,
-                       const desert_options *user_opt, desert_allocator *ctx_alloc) {
+                       const desert_allocator *user_alloc, desert_allocator *ctx_alloc) {
   uint8_t *base = storage;
   s->begin = s->top = base + desert_spare_round(ctx_size);
   s->end = base + size;
-  /* From the caller's struct, not *ctx_alloc: the resolved copy was just
-   * written in pieces that a load of the whole allocator straddles (a
-   * store-forwarding stall measured at ~15% of a one-shot message). */
-  if (user_opt) {
-    s->next = user_opt->allocator;
+  if (user_alloc) {
+    s->next = *user_alloc;
   } else {
     s->next.alloc = NULL;
     s->next.free = NULL;

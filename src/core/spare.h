@@ -25,6 +25,13 @@ DESERT_INLINE size_t desert_spare_round(size_t n) {
   return (n + DESERT_SPARE_ALIGN - 1) & ~(DESERT_SPARE_ALIGN - 1);
 }
 
+/* Whether storage[0..size) can hold a context of ctx_size bytes: non-NULL,
+ * aligned like malloc's memory, at least desert_spare_round(ctx_size). */
+DESERT_INLINE bool desert_spare_fits(const void *storage, size_t size, size_t ctx_size) {
+  return storage && ((uintptr_t)storage & (DESERT_SPARE_ALIGN - 1)) == 0 &&
+         size >= desert_spare_round(ctx_size);
+}
+
 /* The start of desert_writer_init / desert_reader_init: checks that the
  * storage is non-NULL, aligned and holds at least desert_spare_round(
  * ctx_size) bytes (else DESERT_E_ARGUMENT, nothing written), then resolves
@@ -36,10 +43,10 @@ desert_status desert_spare_prepare(void *storage, size_t size, size_t ctx_size, 
 /* Makes the bytes of storage[0..size) after the context's ctx_size bytes
  * the spare area, and routes the context's allocator (*ctx_alloc, the
  * allocator field of its resolved options) through it; the caller's
- * allocator (that of user_opt, the options given to init; NULL: malloc)
- * becomes s->next. */
+ * allocator (*user_alloc, read before *ctx_alloc is written, so both may
+ * be the same struct; NULL: malloc) becomes s->next. */
 void desert_spare_init(desert_spare *s, void *storage, size_t size, size_t ctx_size,
-                       const desert_options *user_opt, desert_allocator *ctx_alloc);
+                       const desert_allocator *user_alloc, desert_allocator *ctx_alloc);
 
 /* The options a context shows its user: ctx_opt itself for a heap context,
  * else a copy with the caller's allocator in place of the spare's. */

@@ -74,6 +74,7 @@ static void sink_free(desert_writer *w) {
 
 desert_status desert_writer_begin_stream(desert_writer *w, desert_sink sink, size_t buffer_size) {
   if (!w || !sink.write) return DESERT_E_ARGUMENT;
+  desert_w_live(w);
   size_t bs = buffer_size ? buffer_size : DESERT_STREAM_DEFAULT_BUFFER;
   if (bs < DESERT_STREAM_MIN_BUFFER) bs = DESERT_STREAM_MIN_BUFFER;
   stream_snk *s = w->sink;
@@ -111,6 +112,7 @@ desert_status desert_writer_begin_stream(desert_writer *w, desert_sink sink, siz
 
 desert_status desert_writer_flush(desert_writer *w) {
   if (!w) return DESERT_E_ARGUMENT;
+  desert_w_live(w);
   if (!w->sink) return DESERT_E_STATE;
   if (w->status) return w->status;
   push(w, w->sink);
@@ -118,7 +120,9 @@ desert_status desert_writer_flush(desert_writer *w) {
 }
 
 uint64_t desert_writer_stream_offset(const desert_writer *w) {
-  if (!w || !w->sink) return 0;
+  /* A pending writer (desert_writer_init, nothing exported called yet)
+   * has no sink, and nothing past its head may be read. */
+  if (!w || (w->busy & DESERT_WBUSY_PENDING) || !w->sink) return 0;
   const stream_snk *s = w->sink;
   return s->flushed + w->main.len;
 }

@@ -99,21 +99,29 @@ FAST_OFFSET(main);
 _Static_assert(sizeof(struct desert_writer) + 1024 <= DESERT_WRITER_STORAGE_SIZE,
                "desert_writer_storage too small for the context and a record pool");
 
-/* Sets up a writer in w's memory whose w->opt holds the resolved options. */
-static void writer_setup(desert_writer *w, const desert_kernels *k) {
+/* The head the inline functions use: an empty message in the inline buffer.
+ * desert_writer_init sets only this (and k, opt, the stashed size); the
+ * rest is writer_body's, run at create or on the first exported call. */
+static void writer_head(desert_writer *w, unsigned busy) {
+  w->status = DESERT_OK;
+  w->busy = busy;
+  w->t = &w->main;
+  w->main.data = w->inline_buf;
+  w->main.len = 0;
+  w->main.cap = DESERT_W_INLINE;
+  w->main.mode = DESERT_WMODE_GROW;
+  w->main.inl = w->inline_buf;
+}
+
+/* Everything after the head, k and opt, for a writer whose main target is
+ * still its inline buffer. */
+static void writer_body(desert_writer *w) {
   /* Only the records and compression state need zeros (see the layout
    * note in writer_internal.h); the rest is set here. */
   desert_zero(&w->records, offsetof(desert_writer, deflate_c) - offsetof(desert_writer, records));
-  w->status = DESERT_OK;
-  w->busy = 0;
-  w->k = k;
   w->depth = 0;
-  w->main.data = w->own = w->inline_buf;
-  w->main.len = 0;
-  w->main.cap = w->own_cap = DESERT_W_INLINE;
-  w->main.mode = DESERT_WMODE_GROW;
-  w->main.inl = w->inline_buf;
-  w->t = &w->main;
+  w->own = w->inline_buf;
+  w->own_cap = DESERT_W_INLINE;
   w->spare.begin = NULL;
   w->extras = 0; /* tables: desert_w_tables */
 }
@@ -135,29 +143,81 @@ desert_status desert_writer_create(const desert_options *opt, desert_writer **ou
   desert_writer *w = desert_mem_alloc(&o.allocator, sizeof *w);
   if (!w) return DESERT_E_NOMEM;
   w->opt = o;
-  writer_setup(w, k);
+  w->k = k;
+  writer_head(w, 0);
+  writer_body(w);
   *out = w;
   return DESERT_OK;
 }
 
 size_t desert_writer_storage_min(void) { return desert_spare_round(sizeof(desert_writer)); }
 
-desert_status desert_writer_init(void *storage, size_t size, const desert_options *opt,
-                                 desert_writer **out) {
+/* The argument checks every desert_writer_init makes; *out is NULL after. */
+DESERT_INLINE desert_status init_args(void *storage, size_t size, desert_writer **out) {
   if (!out) return DESERT_E_ARGUMENT;
   *out = NULL;
-  const desert_kernels *k;
-  desert_status st =
-      desert_spare_prepare(storage, size, sizeof(desert_writer), offsetof(desert_writer, opt), opt, &k);
+  if (!desert_spare_fits(storage, size, sizeof(desert_writer))) return DESERT_E_ARGUMENT;
+  return DESERT_OK;
+}
+
+/* The pending writer's own stores (k and opt are set by the caller). */
+DESERT_INLINE void init_pending(desert_writer *w, size_t size, unsigned busy,
+                                desert_writer **out) {
+  w->own_cap = size; /* the storage size, until settle */
+  writer_head(w, busy);
+  *out = w;
+}
+
+/* desert_writer_init with options: checked, copied raw (limits are filled
+ * in at settle) and the table picked. Out of line so that init with
+ * options NULL, the one-shot default, is a leaf without a stack frame. */
+DESERT_NOINLINE static desert_status init_with_options(void *storage, size_t size,
+                                                       const desert_options *opt,
+                                                       desert_writer **out) {
+  desert_status st = init_args(storage, size, out);
   if (st) return st;
   desert_writer *w = storage;
-  writer_setup(w, k);
+  const desert_kernels *k;
+  st = desert_options_check(opt, &k);
+  if (st) return st;
+  w->opt = *opt;
+  w->k = k;
+  init_pending(w, size, DESERT_WBUSY_PENDING, out);
+  return DESERT_OK;
+}
+
+/* A writer in caller storage starts "pending" (writer_internal.h): init
+ * checks its arguments and the options, then sets the head, a raw copy
+ * of the options with their table (or nothing for options NULL) and the
+ * storage size, about a dozen stores. A one-shot message of plain values
+ * is written by the inline functions into the head's buffer and freed
+ * without ever needing more; the first exported call settles the rest
+ * (desert_w_settle). Doing all of it here cost more than the message
+ * itself (callgrind: ~190 instructions per init + free, against ~15 for
+ * the i32 it carried). */
+desert_status desert_writer_init(void *storage, size_t size, const desert_options *opt,
+                                 desert_writer **out) {
+  if (opt) return init_with_options(storage, size, opt, out);
+  desert_status st = init_args(storage, size, out);
+  if (st) return st;
+  init_pending(storage, size, DESERT_WBUSY_PENDING | DESERT_WBUSY_DEFAULTS, out);
+  return DESERT_OK;
+}
+
+void desert_w_settle(desert_writer *w) {
+  const size_t size = w->own_cap;
+  if (w->busy & DESERT_WBUSY_DEFAULTS) {
+    desert_options_set_defaults(&w->opt);
+    w->k = desert_kernels_default();
+  } else
+    desert_options_fill_limits(&w->opt);
+  writer_body(w);
   /* From here on every allocation of the writer (and of the layers above,
    * which allocate through w->opt.allocator) is served by the storage
-   * first. */
-  desert_spare_init(&w->spare, storage, size, sizeof *w, opt, &w->opt.allocator);
-  *out = w;
-  return DESERT_OK;
+   * first; the caller's allocator (now in w->opt) serves what does not
+   * fit. */
+  desert_spare_init(&w->spare, w, size, sizeof *w, &w->opt.allocator, &w->opt.allocator);
+  w->busy = 0;
 }
 
 /* Whether src/values/compressed.c created anything: most writers never
@@ -184,16 +244,25 @@ static void free_extras(desert_writer *w) {
   }
 }
 
-void desert_writer_free(desert_writer *w) {
-  if (!w) return;
+/* desert_writer_free of a settled writer; out of line so that freeing a
+ * pending one is a leaf without a stack frame. */
+DESERT_NOINLINE static void writer_release(desert_writer *w) {
   if (w->extras) free_extras(w);
   if (w->spare.begin) return; /* caller storage: the caller's to release */
   desert_allocator a = w->opt.allocator;
   desert_mem_free(&a, w, sizeof *w);
 }
 
+void desert_writer_free(desert_writer *w) {
+  /* Never settled: only the head was used, nothing is held, and the
+   * storage is the caller's. */
+  if (!w || (w->busy & DESERT_WBUSY_PENDING)) return;
+  writer_release(w);
+}
+
 void desert_writer_reset(desert_writer *w) {
   if (!w) return;
+  desert_w_live(w); /* so the next resets can be the inline one */
   w->status = DESERT_OK;
   w->t = &w->main;
   w->main.len = 0;
@@ -208,6 +277,7 @@ void desert_writer_reset(desert_writer *w) {
 
 desert_status desert_writer_use_buffer(desert_writer *w, void *buf, size_t cap) {
   if (!w || (!buf && cap)) return DESERT_E_ARGUMENT;
+  desert_w_live(w);
   if (w->sink_free) w->sink_free(w); /* streaming (issue 15): drop the sink */
   w->main.data = buf;
   w->main.cap = cap;
@@ -217,6 +287,7 @@ desert_status desert_writer_use_buffer(desert_writer *w, void *buf, size_t cap) 
 }
 
 void desert_writer_use_growable(desert_writer *w) {
+  desert_w_live(w);
   if (!w) return;
   if (w->sink_free) w->sink_free(w); /* streaming (issue 15): drop the sink */
   w->main.data = w->own;
@@ -226,6 +297,7 @@ void desert_writer_use_growable(desert_writer *w) {
 }
 
 void desert_writer_count_only(desert_writer *w) {
+  desert_w_live(w);
   if (!w) return;
   if (w->sink_free) w->sink_free(w); /* streaming (issue 15): drop the sink */
   w->main.data = NULL;
@@ -245,17 +317,26 @@ const uint8_t *desert_writer_data(const desert_writer *w, size_t *len) {
 desert_status desert_writer_status(const desert_writer *w) {
   return w ? w->status : DESERT_E_ARGUMENT;
 }
-desert_isa desert_writer_isa(const desert_writer *w) { return w ? w->k->isa : DESERT_ISA_AUTO; }
+desert_isa desert_writer_isa(const desert_writer *w) {
+  if (!w) return DESERT_ISA_AUTO;
+  /* The cast as in desert_writer_options: a pending writer picks its
+   * table at settle. */
+  desert_w_live((desert_writer *)(uintptr_t)w);
+  return w->k->isa;
+}
 const desert_options *desert_writer_options(const desert_writer *w) {
   /* The cast: a storage writer fills its user view on demand (its memory
    * is the caller's writable storage, never a const object). */
-  return w ? desert_spare_options(&((desert_writer *)(uintptr_t)w)->spare, &w->opt) : NULL;
+  if (!w) return NULL;
+  desert_w_live((desert_writer *)(uintptr_t)w);
+  return desert_spare_options(&((desert_writer *)(uintptr_t)w)->spare, &w->opt);
 }
 
 /* ---- fixed-width primitives ------------------------------------------------ */
 
 #define DESERT_W_FIXED(name, type, n, put)                      \
   desert_status desert_write_##name(desert_writer *w, type v) { \
+    desert_w_live(w);                                           \
     if (DESERT_UNLIKELY(w->status)) return w->status;           \
     uint8_t *p = desert_w_reserve(w, n);                        \
     if (DESERT_UNLIKELY(!p)) return w->status;                  \
@@ -277,30 +358,41 @@ DESERT_W_FIXED(f32_bits, uint32_t, 4, desert_put_be32(p, v))
 DESERT_W_FIXED(f64_bits, uint64_t, 8, desert_put_be64(p, v))
 
 desert_status desert_write_f32(desert_writer *w, float v) {
+  desert_w_live(w);
   return desert_write_f32_bits(w, desert_fast_f32_bits_(v));
 }
 
 desert_status desert_write_f64(desert_writer *w, double v) {
+  desert_w_live(w);
   return desert_write_f64_bits(w, desert_fast_f64_bits_(v));
 }
 
-desert_status desert_write_bool(desert_writer *w, bool v) { return desert_w_byte(w, v ? 1 : 0); }
+desert_status desert_write_bool(desert_writer *w, bool v) {
+  desert_w_live(w);
+  return desert_w_byte(w, v ? 1 : 0);
+}
 
 desert_status desert_write_raw(desert_writer *w, const void *src, size_t n) {
+  desert_w_live(w);
   if (w->status) return w->status;
   if (!src && n) return desert_w_fail(w, DESERT_E_ARGUMENT);
   return desert_w_append(w, src, n);
 }
 
-desert_status desert_write_var_u32(desert_writer *w, uint32_t v) { return desert_w_var_u32(w, v); }
+desert_status desert_write_var_u32(desert_writer *w, uint32_t v) {
+  desert_w_live(w);
+  return desert_w_var_u32(w, v);
+}
 
 desert_status desert_write_var_i32(desert_writer *w, int32_t v) {
+  desert_w_live(w);
   return desert_w_var_u32(w, desert_zigzag32(v));
 }
 
 /* ---- characters ----------------------------------------------------------- */
 
 desert_status desert_write_char(desert_writer *w, uint32_t cp) {
+  desert_w_live(w);
   if (w->status) return w->status;
   if ((cp >= 0xD800u && cp <= 0xDFFFu) || cp > 0x10FFFFu)
     return desert_w_fail(w, DESERT_E_INVALID_CHAR);
@@ -312,6 +404,7 @@ desert_status desert_write_char(desert_writer *w, uint32_t cp) {
 }
 
 desert_status desert_write_char16(desert_writer *w, uint16_t unit) {
+  desert_w_live(w);
   return desert_write_u16(w, unit);
 }
 
@@ -353,6 +446,7 @@ static desert_status validate_utf8(const desert_writer *w, const char *s, size_t
 }
 
 desert_status desert_write_string(desert_writer *w, const char *s, size_t len) {
+  desert_w_live(w);
   if (w->status) return w->status;
   if (!s && len) return desert_w_fail(w, DESERT_E_ARGUMENT);
   DESERT_NONNULL(s, len, char);
@@ -362,6 +456,7 @@ desert_status desert_write_string(desert_writer *w, const char *s, size_t len) {
 }
 
 desert_status desert_write_cstring(desert_writer *w, const char *s) {
+  desert_w_live(w);
   if (w->status) return w->status;
   if (!s) return desert_w_fail(w, DESERT_E_ARGUMENT);
   return desert_write_string(w, s, strlen(s));
@@ -416,6 +511,7 @@ static void utf16_lenient_convert(const uint16_t *s, size_t len, uint8_t *d) {
 }
 
 desert_status desert_write_string_utf16(desert_writer *w, const uint16_t *s, size_t len) {
+  desert_w_live(w);
   if (w->status) return w->status;
   if (!s && len) return desert_w_fail(w, DESERT_E_ARGUMENT);
   DESERT_NONNULL(s, len, uint16_t);
@@ -446,6 +542,7 @@ desert_status desert_write_string_utf16(desert_writer *w, const uint16_t *s, siz
 }
 
 desert_status desert_write_string_latin1(desert_writer *w, const uint8_t *s, size_t len) {
+  desert_w_live(w);
   if (w->status) return w->status;
   if (!s && len) return desert_w_fail(w, DESERT_E_ARGUMENT);
   DESERT_NONNULL(s, len, uint8_t);
@@ -461,6 +558,7 @@ desert_status desert_write_string_latin1(desert_writer *w, const uint8_t *s, siz
 }
 
 desert_status desert_write_dedup_string(desert_writer *w, const char *s, size_t len) {
+  desert_w_live(w);
   if (w->status) return w->status;
   if (!s && len) return desert_w_fail(w, DESERT_E_ARGUMENT);
   DESERT_NONNULL(s, len, char);
@@ -480,6 +578,7 @@ desert_status desert_write_dedup_string(desert_writer *w, const char *s, size_t 
 /* ---- byte blocks and collections ------------------------------------------- */
 
 desert_status desert_write_bytes(desert_writer *w, const void *src, size_t n) {
+  desert_w_live(w);
   if (w->status) return w->status;
   if (!src && n) return desert_w_fail(w, DESERT_E_ARGUMENT);
   if (n > UINT32_MAX) return desert_w_fail(w, DESERT_E_LENGTH_TOO_LARGE);
@@ -489,19 +588,30 @@ desert_status desert_write_bytes(desert_writer *w, const void *src, size_t n) {
 }
 
 desert_status desert_write_count(desert_writer *w, size_t n) {
+  desert_w_live(w);
   if (w->status) return w->status;
   if (n > (size_t)INT32_MAX) return desert_w_fail(w, DESERT_E_LENGTH_TOO_LARGE);
   return desert_w_var_u32(w, desert_zigzag32((int32_t)n));
 }
 
-desert_status desert_write_stream_begin(desert_writer *w) { return desert_w_byte(w, 0x01); }
-desert_status desert_write_stream_item(desert_writer *w) { return desert_w_byte(w, 0x01); }
-desert_status desert_write_stream_end(desert_writer *w) { return desert_w_byte(w, 0x00); }
+desert_status desert_write_stream_begin(desert_writer *w) {
+  desert_w_live(w);
+  return desert_w_byte(w, 0x01);
+}
+desert_status desert_write_stream_item(desert_writer *w) {
+  desert_w_live(w);
+  return desert_w_byte(w, 0x01);
+}
+desert_status desert_write_stream_end(desert_writer *w) {
+  desert_w_live(w);
+  return desert_w_byte(w, 0x00);
+}
 
 /* Fixed-width runs: the kernel's bswap for long runs, inline stores below
  * the threshold where an indirect call costs more than it saves. */
 #define DESERT_W_ARRAY(name, type, width, kernel, put)                                   \
   desert_status desert_write_##name##_array(desert_writer *w, const type *v, size_t n) { \
+    desert_w_live(w);                                                                    \
     if (w->status) return w->status;                                                     \
     if (!v && n) return desert_w_fail(w, DESERT_E_ARGUMENT);                             \
     if (n > SIZE_MAX / (width)) return desert_w_fail(w, DESERT_E_LENGTH_TOO_LARGE);      \
@@ -550,6 +660,7 @@ static desert_status w_var_run(desert_writer *w, const uint32_t *v, size_t n, bo
 }
 
 desert_status desert_write_var_u32_array(desert_writer *w, const uint32_t *v, size_t n) {
+  desert_w_live(w);
   if (w->status) return w->status;
   if (!v && n) return desert_w_fail(w, DESERT_E_ARGUMENT);
   if (n > SIZE_MAX / DESERT_VAR32_MAX_BYTES) return desert_w_fail(w, DESERT_E_LENGTH_TOO_LARGE);
@@ -566,6 +677,7 @@ desert_status desert_write_var_u32_array(desert_writer *w, const uint32_t *v, si
 }
 
 desert_status desert_write_var_i32_array(desert_writer *w, const int32_t *v, size_t n) {
+  desert_w_live(w);
   if (w->status) return w->status;
   if (!v && n) return desert_w_fail(w, DESERT_E_ARGUMENT);
   if (n > SIZE_MAX / DESERT_VAR32_MAX_BYTES) return desert_w_fail(w, DESERT_E_LENGTH_TOO_LARGE);
@@ -583,16 +695,30 @@ desert_status desert_write_var_i32_array(desert_writer *w, const int32_t *v, siz
 
 /* ---- tags, tuples, UUID, references, registry ------------------------------ */
 
-desert_status desert_write_option(desert_writer *w, bool some) { return desert_w_byte(w, some); }
-desert_status desert_write_either(desert_writer *w, bool right) { return desert_w_byte(w, right); }
-desert_status desert_write_try(desert_writer *w, bool success) { return desert_w_byte(w, success); }
-desert_status desert_write_tuple_begin(desert_writer *w) { return desert_w_byte(w, 0x00); }
+desert_status desert_write_option(desert_writer *w, bool some) {
+  desert_w_live(w);
+  return desert_w_byte(w, some);
+}
+desert_status desert_write_either(desert_writer *w, bool right) {
+  desert_w_live(w);
+  return desert_w_byte(w, right);
+}
+desert_status desert_write_try(desert_writer *w, bool success) {
+  desert_w_live(w);
+  return desert_w_byte(w, success);
+}
+desert_status desert_write_tuple_begin(desert_writer *w) {
+  desert_w_live(w);
+  return desert_w_byte(w, 0x00);
+}
 
 desert_status desert_write_uuid(desert_writer *w, const uint8_t uuid[16]) {
+  desert_w_live(w);
   return desert_write_raw(w, uuid, 16);
 }
 
 desert_status desert_write_ref(desert_writer *w, const void *obj, bool *is_new) {
+  desert_w_live(w);
   if (w->status) return w->status;
   if (!obj || !is_new) return desert_w_fail(w, DESERT_E_ARGUMENT);
   desert_w_tables(w);
@@ -611,5 +737,6 @@ desert_status desert_write_ref(desert_writer *w, const void *obj, bool *is_new) 
 }
 
 desert_status desert_write_type_id(desert_writer *w, uint32_t type_id) {
+  desert_w_live(w);
   return desert_w_var_u32(w, type_id);
 }

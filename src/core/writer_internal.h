@@ -40,8 +40,9 @@ struct desert_writer {
     struct {
       desert_status status; /* first error (sticky) */
       unsigned busy;        /* reset has more to do than the inline one:
-                             * set where a session table gains an entry or
-                             * a record opens, cleared by reset */
+                             * 1 where a session table gains an entry or
+                             * a record opens, cleared by reset; or the
+                             * DESERT_WBUSY_* bits of a pending writer */
       desert_wtarget *t;    /* where bytes go now (main or a chunk buffer) */
       desert_wtarget main;  /* the message output */
     };
@@ -49,7 +50,7 @@ struct desert_writer {
   const desert_kernels *k;
   uint8_t *own;        /* growable storage of main (kept across fixed/count use);
                         * inline_buf until the output outgrows it */
-  size_t own_cap;
+  size_t own_cap;      /* (a pending writer: the storage size) */
   desert_options opt;
   unsigned depth;        /* record/value nesting, bounded by opt.max_depth */
   /* What desert_writer_free has to look at: 0 for a writer that only ever
@@ -84,6 +85,24 @@ struct desert_writer {
 };
 
 enum { DESERT_WX_TABLES = 1u, DESERT_WX_HELD = 2u, DESERT_WX_COMPRESS = 4u };
+
+/* Bits of `busy` besides the 1 that tables and records set. PENDING: a
+ * writer built by desert_writer_init whose head, k, opt (a checked raw
+ * copy, or nothing with DEFAULTS) and own_cap (the storage size) are set
+ * and nothing else: the inline functions need only the head, and a
+ * one-shot message of plain values never needs more. Every exported
+ * function that takes a writer and reads anything past the head calls
+ * desert_w_live first (test/check_writer_entries.py checks it), which
+ * settles the rest once; busy is then 0 and the writer is like any other.
+ * desert_writer_free of a pending writer has nothing to release. */
+enum { DESERT_WBUSY_PENDING = 2u, DESERT_WBUSY_DEFAULTS = 4u };
+
+__attribute__((noinline, cold)) void desert_w_settle(desert_writer *w);
+/* NULL passes through: functions that answer DESERT_E_ARGUMENT for a NULL
+ * writer still do so after their desert_w_live. */
+DESERT_INLINE void desert_w_live(desert_writer *w) {
+  if (DESERT_UNLIKELY(w != NULL && (w->busy & DESERT_WBUSY_PENDING))) desert_w_settle(w);
+}
 
 /* Notes that w now holds memory or hooks desert_writer_free must release. */
 DESERT_INLINE void desert_w_hold(desert_writer *w) { w->extras |= DESERT_WX_HELD; }

@@ -167,7 +167,9 @@ static _Atomic(const desert_kernels *) desert_default_table;
 static _Atomic unsigned desert_default_outcome;
 static _Atomic char desert_default_text[DESERT_OVERRIDE_TEXT];
 
-static const desert_kernels *desert_resolve(void) {
+/* Out of line and cold: desert_kernels_default runs at every context
+ * create, and with this inlined it set up a stack frame every time. */
+__attribute__((noinline, cold)) static const desert_kernels *desert_resolve(void) {
   const char *env = getenv("DESERT_FORCE_ISA");
   desert_override_outcome oc;
   const desert_kernels *t = desert_dispatch_choose(env, desert_cpu_features(), &oc);

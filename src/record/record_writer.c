@@ -367,11 +367,13 @@ DESERT_INLINE desert_status write_begin(desert_writer *w, const desert_record_de
 
 desert_status desert_record_write_begin(desert_writer *w, const desert_record_desc *d,
                                         desert_record_writer *rw) {
+  desert_w_live(w);
   return write_begin(w, d, desert_rec_static_plan(d), rw);
 }
 
 desert_status desert_record_write_begin_plan(desert_writer *w, const desert_record_plan *plan,
                                              desert_record_writer *rw) {
+  desert_w_live(w);
   if (!plan) {
     if (!w || !rw) return DESERT_E_ARGUMENT;
     desert_zero(rw, sizeof *rw);

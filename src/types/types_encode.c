@@ -620,6 +620,7 @@ static desert_status enc(desert_types_ctx *c, const desert_type *t, const desert
 
 desert_status desert_type_encode(desert_writer *w, const desert_type *t, const desert_value *v,
                                  const desert_codec_limits *limits, desert_type_error *err) {
+  desert_w_live(w);
   desert_types_ctx c;
   desert_types_ctx_init(&c, err, limits);
   if (!w || !t || !v) {

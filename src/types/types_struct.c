@@ -253,6 +253,7 @@ static desert_status enc_struct(desert_writer *w, const desert_cstruct *d, const
 
 desert_status desert_cstruct_encode(desert_writer *w, const desert_cstruct *d, const void *obj) {
   if (!w) return DESERT_E_ARGUMENT;
+  desert_w_live(w);
   return enc_struct(w, d, obj);
 }
 

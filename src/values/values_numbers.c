@@ -52,12 +52,14 @@ static desert_status read_secs_nanos(desert_reader *r, desert_duration *out) {
 }
 
 desert_status desert_write_duration(desert_writer *w, desert_duration v) {
+  desert_w_live(w);
   return write_secs_nanos(w, v);
 }
 desert_status desert_read_duration(desert_reader *r, desert_duration *out) {
   return read_secs_nanos(r, out);
 }
 desert_status desert_write_instant(desert_writer *w, desert_duration v) {
+  desert_w_live(w);
   return write_secs_nanos(w, v);
 }
 desert_status desert_read_instant(desert_reader *r, desert_duration *out) {
@@ -78,6 +80,7 @@ static size_t minimal_start(const uint8_t *b, size_t n) {
 
 desert_status desert_write_bigint(desert_writer *w, const uint8_t *twos_be, size_t n) {
   if (!w) return DESERT_E_ARGUMENT;
+  desert_w_live(w);
   if (w->status) return w->status;
   if (!twos_be || n == 0) return desert_w_fail(w, DESERT_E_ARGUMENT);
   size_t s = minimal_start(twos_be, n);
@@ -85,6 +88,7 @@ desert_status desert_write_bigint(desert_writer *w, const uint8_t *twos_be, size
 }
 
 desert_status desert_write_bigint_i64(desert_writer *w, int64_t v) {
+  desert_w_live(w);
   uint8_t b[8];
   desert_put_be64(b, (uint64_t)v);
   return desert_write_bigint(w, b, sizeof b);
@@ -294,6 +298,7 @@ static bool bigdecimal_text_ok(const char *s, size_t len) {
 
 desert_status desert_write_bigdecimal(desert_writer *w, const char *text, size_t len) {
   if (!w) return DESERT_E_ARGUMENT;
+  desert_w_live(w);
   if (w->status) return w->status;
   if ((!text && len) || !bigdecimal_text_ok(text, len)) return desert_w_fail(w, DESERT_E_ARGUMENT);
   return desert_w_string_body(w, text, len); /* ASCII: valid UTF-8 */
@@ -314,6 +319,7 @@ desert_status desert_read_bigdecimal(desert_reader *r, desert_str *text) {
 desert_status desert_write_bigdecimal_binary(desert_writer *w, int64_t scale,
                                              const uint8_t *unscaled_twos_be, size_t n) {
   if (!w) return DESERT_E_ARGUMENT;
+  desert_w_live(w);
   if (w->status) return w->status;
   if (!unscaled_twos_be || n == 0) return desert_w_fail(w, DESERT_E_ARGUMENT);
   size_t s = minimal_start(unscaled_twos_be, n);

@@ -124,24 +124,28 @@ static desert_status check_str(desert_writer *w, const char *s, size_t len) {
   } while (0)
 
 desert_status desert_write_day_of_week(desert_writer *w, uint8_t dow) {
+  desert_w_live(w);
   W_BEGIN(w);
   W_CHECK(w, dow >= 1 && dow <= 7);
   return desert_w_byte(w, dow);
 }
 
 desert_status desert_write_month(desert_writer *w, uint8_t month) {
+  desert_w_live(w);
   W_BEGIN(w);
   W_CHECK(w, month_ok(month));
   return desert_w_byte(w, month);
 }
 
 desert_status desert_write_year(desert_writer *w, int32_t year) {
+  desert_w_live(w);
   W_BEGIN(w);
   W_CHECK(w, year_ok(year));
   return desert_w_var_u32(w, (uint32_t)year);
 }
 
 desert_status desert_write_month_day(desert_writer *w, desert_month_day v) {
+  desert_w_live(w);
   W_BEGIN(w);
   W_CHECK(w, month_day_ok(v));
   enc e = {.n = 0};
@@ -151,6 +155,7 @@ desert_status desert_write_month_day(desert_writer *w, desert_month_day v) {
 }
 
 desert_status desert_write_year_month(desert_writer *w, desert_year_month v) {
+  desert_w_live(w);
   W_BEGIN(w);
   W_CHECK(w, year_ok(v.year) && month_ok(v.month));
   enc e = {.n = 0};
@@ -160,6 +165,7 @@ desert_status desert_write_year_month(desert_writer *w, desert_year_month v) {
 }
 
 desert_status desert_write_period(desert_writer *w, desert_period v) {
+  desert_w_live(w);
   W_BEGIN(w);
   enc e = {.n = 0};
   put_var(&e, (uint32_t)v.years);
@@ -169,6 +175,7 @@ desert_status desert_write_period(desert_writer *w, desert_period v) {
 }
 
 desert_status desert_write_zone_offset(desert_writer *w, int32_t seconds) {
+  desert_w_live(w);
   W_BEGIN(w);
   W_CHECK(w, offset_ok(seconds));
   return desert_w_var_u32(w, desert_zigzag32(seconds));
@@ -191,6 +198,7 @@ static void put_zone_head(enc *e, const desert_zone_id *z) {
 }
 
 desert_status desert_write_zone_id(desert_writer *w, const desert_zone_id *v) {
+  desert_w_live(w);
   W_BEGIN(w);
   W_CHECK(w, v != NULL);
   if (check_zone(w, v)) return w->status;
@@ -200,6 +208,7 @@ desert_status desert_write_zone_id(desert_writer *w, const desert_zone_id *v) {
 }
 
 desert_status desert_write_local_date(desert_writer *w, desert_local_date v) {
+  desert_w_live(w);
   W_BEGIN(w);
   W_CHECK(w, date_ok(v));
   enc e = {.n = 0};
@@ -208,6 +217,7 @@ desert_status desert_write_local_date(desert_writer *w, desert_local_date v) {
 }
 
 desert_status desert_write_local_time(desert_writer *w, desert_local_time v) {
+  desert_w_live(w);
   W_BEGIN(w);
   W_CHECK(w, time_ok(v));
   enc e = {.n = 0};
@@ -216,6 +226,7 @@ desert_status desert_write_local_time(desert_writer *w, desert_local_time v) {
 }
 
 desert_status desert_write_local_date_time(desert_writer *w, desert_local_date_time v) {
+  desert_w_live(w);
   W_BEGIN(w);
   W_CHECK(w, date_ok(v.date) && time_ok(v.time));
   enc e = {.n = 0};
@@ -225,6 +236,7 @@ desert_status desert_write_local_date_time(desert_writer *w, desert_local_date_t
 }
 
 desert_status desert_write_offset_time(desert_writer *w, desert_offset_time v) {
+  desert_w_live(w);
   W_BEGIN(w);
   W_CHECK(w, time_ok(v.time) && offset_ok(v.offset_seconds));
   enc e = {.n = 0};
@@ -234,6 +246,7 @@ desert_status desert_write_offset_time(desert_writer *w, desert_offset_time v) {
 }
 
 desert_status desert_write_offset_date_time(desert_writer *w, desert_offset_date_time v) {
+  desert_w_live(w);
   W_BEGIN(w);
   W_CHECK(w, date_ok(v.date_time.date) && time_ok(v.date_time.time) && offset_ok(v.offset_seconds));
   enc e = {.n = 0};
@@ -244,6 +257,7 @@ desert_status desert_write_offset_date_time(desert_writer *w, desert_offset_date
 }
 
 desert_status desert_write_zoned_date_time(desert_writer *w, const desert_zoned_date_time *v) {
+  desert_w_live(w);
   W_BEGIN(w);
   W_CHECK(w, v != NULL);
   W_CHECK(w,
@@ -258,6 +272,7 @@ desert_status desert_write_zoned_date_time(desert_writer *w, const desert_zoned_
 }
 
 desert_status desert_write_rust_datetime_fixed_offset(desert_writer *w, desert_offset_date_time v) {
+  desert_w_live(w);
   W_BEGIN(w);
   W_CHECK(w, date_ok(v.date_time.date) && time_ok(v.date_time.time) &&
                  fixed_offset_ok(v.offset_seconds));
@@ -271,6 +286,7 @@ desert_status desert_write_rust_datetime_fixed_offset(desert_writer *w, desert_o
 
 desert_status desert_write_rust_datetime_tz(desert_writer *w, desert_local_date_time utc,
                                             desert_str zone) {
+  desert_w_live(w);
   W_BEGIN(w);
   W_CHECK(w, date_ok(utc.date) && time_ok(utc.time));
   if (check_str(w, zone.ptr, zone.len)) return w->status;
