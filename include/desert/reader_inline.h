@@ -78,7 +78,7 @@ static inline desert_status desert_reader_begin_inline(desert_reader *r, const v
                                                        size_t len) {
   desert_reader_fast *f = (desert_reader_fast *)(void *)r;
   if (DESERT_FAST_LIKELY_(f != NULL && data != NULL && len != 0 && f->status == DESERT_OK &&
-                          f->busy == 0)) {
+                          f->busy == 0)) { /* status and busy: one 8-byte test */
     f->pos = 0;
     f->end = len;
     f->len = len;

@@ -42,17 +42,16 @@ extern "C" {
 
 /* ---- helpers (not API) ------------------------------------------------------ */
 
-/* Where n bytes can go at the cursor, or NULL when the exported function
- * must handle the write (error set, no room, size-only mode). */
-static inline uint8_t *desert_wfast_room_(desert_writer *w, size_t n) {
+/* The target n bytes can go to at its cursor (t->len), or NULL when the
+ * exported function must handle the write (error set, no room, size-only
+ * mode). Callers keep t->len in a local across their stores: a byte
+ * store may alias it, and reloading it cost a load per value. */
+static inline desert_wtarget *desert_wfast_room_(desert_writer *w, size_t n) {
   desert_writer_fast *f = (desert_writer_fast *)(void *)w;
   desert_wtarget *t = f->t;
   /* len + n, not cap - len: in size-only mode len runs past cap (0). */
-  if (DESERT_FAST_LIKELY_(f->status == DESERT_OK && t->len + n <= t->cap)) return t->data + t->len;
+  if (DESERT_FAST_LIKELY_(f->status == DESERT_OK && t->len + n <= t->cap)) return t;
   return NULL;
-}
-static inline void desert_wfast_commit_(desert_writer *w, size_t n) {
-  ((desert_writer_fast *)(void *)w)->t->len += n;
 }
 /* Big-endian stores, written portably; gcc and clang turn each into one
  * byte swap and one store. */
@@ -142,10 +141,12 @@ static inline const uint8_t *desert_writer_data_inline(const desert_writer *w, s
 
 #define DESERT_FAST_W_(name, type, n, put)                                              \
   static inline desert_status desert_write_##name##_inline(desert_writer * w, type v) { \
-    uint8_t *p = desert_wfast_room_(w, n);                                              \
-    if (!p) return desert_write_##name(w, v);                                           \
+    desert_wtarget *t = desert_wfast_room_(w, n);                                       \
+    if (!t) return desert_write_##name(w, v);                                           \
+    size_t len = t->len;                                                                \
+    uint8_t *p = t->data + len;                                                         \
     put;                                                                                \
-    desert_wfast_commit_(w, n);                                                         \
+    t->len = len + n;                                                                   \
     return DESERT_OK;                                                                   \
   }
 
@@ -167,24 +168,30 @@ DESERT_FAST_W_(try, bool, 1, p[0] = (uint8_t)(v ? 1u : 0u))
 
 /* ---- varints (FORMAT.md §2) and collection counts (§5.2) ---------------------- */
 
+/* Writes the shortest var_u32 of v at t's cursor (room for 5 checked). */
+static inline void desert_wfast_var_(desert_wtarget *t, uint32_t v) {
+  size_t len = t->len;
+  t->len = len + desert_fast_put_var_(t->data + len, v);
+}
+
 static inline desert_status desert_write_var_u32_inline(desert_writer *w, uint32_t v) {
-  uint8_t *p = desert_wfast_room_(w, 5);
-  if (!p) return desert_write_var_u32(w, v);
-  desert_wfast_commit_(w, desert_fast_put_var_(p, v));
+  desert_wtarget *t = desert_wfast_room_(w, 5);
+  if (!t) return desert_write_var_u32(w, v);
+  desert_wfast_var_(t, v);
   return DESERT_OK;
 }
 
 static inline desert_status desert_write_var_i32_inline(desert_writer *w, int32_t v) {
-  uint8_t *p = desert_wfast_room_(w, 5);
-  if (!p) return desert_write_var_i32(w, v);
-  desert_wfast_commit_(w, desert_fast_put_var_(p, desert_fast_zigzag_(v)));
+  desert_wtarget *t = desert_wfast_room_(w, 5);
+  if (!t) return desert_write_var_i32(w, v);
+  desert_wfast_var_(t, desert_fast_zigzag_(v));
   return DESERT_OK;
 }
 
 static inline desert_status desert_write_count_inline(desert_writer *w, size_t n) {
-  uint8_t *p = desert_wfast_room_(w, 5);
-  if (!p || n > 0x7fffffffu) return desert_write_count(w, n);
-  desert_wfast_commit_(w, desert_fast_put_var_(p, (uint32_t)n << 1));
+  desert_wtarget *t = desert_wfast_room_(w, 5);
+  if (!t || n > 0x7fffffffu) return desert_write_count(w, n);
+  desert_wfast_var_(t, (uint32_t)n << 1);
   return DESERT_OK;
 }
 
@@ -195,11 +202,13 @@ static inline desert_status desert_write_count_inline(desert_writer *w, size_t n
 static inline desert_status desert_write_string_inline(desert_writer *w, const char *s,
                                                        size_t len) {
   if (s && len < 64u) {
-    uint8_t *p = desert_wfast_room_(w, len + 1);
-    if (p && desert_fast_ascii_((const uint8_t *)s, len)) {
+    desert_wtarget *t = desert_wfast_room_(w, len + 1);
+    if (t && desert_fast_ascii_((const uint8_t *)s, len)) {
+      size_t at = t->len;
+      uint8_t *p = t->data + at;
       p[0] = (uint8_t)(len << 1);
       memcpy(p + 1, s, len);
-      desert_wfast_commit_(w, len + 1);
+      t->len = at + len + 1;
       return DESERT_OK;
     }
   }
