@@ -51,6 +51,9 @@
 
 typedef struct cs {
   desert_options opt;
+  const desert_options *init_opt; /* what a fresh storage writer gets: NULL
+                                   * when opt is the defaults (README's
+                                   * one-shot path), else &opt */
   desert_writer *w; /* the row's reused writer (also used by fresh rows' checks) */
   desert_reader *r; /* the row's reader */
   int fresh;        /* 1: a new writer per op */
@@ -93,6 +96,7 @@ static cs *cs_new(desert_isa isa, size_t n, int fresh, unsigned flags, codec_inf
   cs *s = calloc(1, sizeof *s);
   if (!s) return NULL;
   codec_options(&s->opt, isa, flags);
+  s->init_opt = isa == DESERT_ISA_AUTO && flags == 0 ? NULL : &s->opt;
   s->n = n;
   s->fresh = fresh & CS_FRESH;
   s->storage = (fresh & CS_STORAGE) != 0;
@@ -134,9 +138,22 @@ static desert_writer *op_writer(cs *s) {
     return s->w;
   }
   desert_writer *w = NULL;
-  if (s->storage ? desert_writer_init(&s->ws, sizeof s->ws, &s->opt, &w)
+  if (s->storage ? desert_writer_init(&s->ws, sizeof s->ws, s->init_opt, &w)
                  : desert_writer_create(&s->opt, &w))
     return NULL;
+  return w;
+}
+
+/* op_writer for the caller-storage rows, the row kind a constant at each
+ * call so that the batch loop carries no test of it (the peers' rows have
+ * none either). */
+static inline desert_writer *op_writer_st(cs *s, int fresh) {
+  if (!fresh) {
+    desert_writer_reset_inline(s->w);
+    return s->w;
+  }
+  desert_writer *w = NULL;
+  if (desert_writer_init(&s->ws, sizeof s->ws, s->init_opt, &w)) return NULL;
   return w;
 }
 static void op_writer_done(const cs *s, desert_writer *w) {
@@ -1886,19 +1903,21 @@ static void st_write(const cs *s, desert_writer *w, st_kind kind, unsigned k) {
 
 /* kind is a constant at every call, so each row's op inlines to its own
  * straight-line code. */
-static inline uint64_t st_ser(cs *s, size_t i, st_kind kind) {
-  desert_writer *w = op_writer(s);
+static inline uint64_t st_ser(cs *s, size_t i, st_kind kind, int fresh) {
+  desert_writer *w = op_writer_st(s, fresh);
   if (!w) return 0;
   st_write(s, w, kind, (unsigned)(i % K));
   size_t len;
   const uint8_t *d = desert_writer_data_inline(w, &len);
   uint64_t r = d ? (uint64_t)d[len - 1] + len : 0;
-  op_writer_done(s, w);
+  if (fresh) desert_writer_free(w);
   return r;
 }
-static uint64_t run_i32_ser_st(void *p, size_t i) { return st_ser(p, i, ST_I32); }
-static uint64_t run_str_ser_st(void *p, size_t i) { return st_ser(p, i, ST_STR); }
-static uint64_t run_vari32_ser_st(void *p, size_t i) { return st_ser(p, i, ST_VARI32); }
+static uint64_t run_i32_ser_st(void *p, size_t i) { return st_ser(p, i, ST_I32, 1); }
+static uint64_t run_i32_ser_st_reused(void *p, size_t i) { return st_ser(p, i, ST_I32, 0); }
+static uint64_t run_str_ser_st(void *p, size_t i) { return st_ser(p, i, ST_STR, 1); }
+static uint64_t run_str_ser_st_reused(void *p, size_t i) { return st_ser(p, i, ST_STR, 0); }
+static uint64_t run_vari32_ser_st(void *p, size_t i) { return st_ser(p, i, ST_VARI32, 1); }
 
 static int st_verify_ser(cs *s, st_kind kind, const char *what, char *msg, size_t cap) {
   for (unsigned k = 0; k < K; k++) {
@@ -1967,9 +1986,9 @@ static int verify_de_st(void *p, char *msg, size_t cap) {
   return 0;
 }
 
-static uint64_t run_opt_rt_st(void *p, size_t i) {
+static inline uint64_t opt_rt_st(void *p, size_t i, int fresh) {
   cs *s = p;
-  desert_writer *w = op_writer(s);
+  desert_writer *w = op_writer_st(s, fresh);
   if (!w) return 0;
   st_write(s, w, ST_OPT, (unsigned)(i % K));
   size_t len;
@@ -1978,9 +1997,11 @@ static uint64_t run_opt_rt_st(void *p, size_t i) {
   int32_t v = 0;
   desert_reader_begin_inline(s->r, d, len);
   if (!desert_read_option_inline(s->r, &some) && some) desert_read_i32_inline(s->r, &v);
-  op_writer_done(s, w);
+  if (fresh) desert_writer_free(w);
   return (uint64_t)(uint32_t)v + some + len;
 }
+static uint64_t run_opt_rt_st(void *p, size_t i) { return opt_rt_st(p, i, 1); }
+static uint64_t run_opt_rt_st_reused(void *p, size_t i) { return opt_rt_st(p, i, 0); }
 static int verify_opt_st(void *p, char *msg, size_t cap) {
   static const uint8_t lit[] = {0x01, 0x00, 0x00, 0x00, 0x2a};
   cs *s = p;
@@ -2118,10 +2139,12 @@ static int verify_rec8_size_st(void *p, char *msg, size_t cap) {
 // clang-format off
 CODEC_BATCH(run_empty)
 CODEC_BATCH(run_i32_ser_st)
+CODEC_BATCH(run_i32_ser_st_reused)
 CODEC_BATCH(run_i32_ser)
 CODEC_BATCH(run_i32_de_st)
 CODEC_BATCH(run_i32_de)
 CODEC_BATCH(run_str_ser_st)
+CODEC_BATCH(run_str_ser_st_reused)
 CODEC_BATCH(run_str_ser)
 CODEC_BATCH(run_str_de_st)
 CODEC_BATCH(run_str_de)
@@ -2151,6 +2174,7 @@ CODEC_BATCH(run_rec8_size_plan)
 CODEC_BATCH(run_str100_rt)
 CODEC_BATCH(run_map100_rt)
 CODEC_BATCH(run_opt_rt_st)
+CODEC_BATCH(run_opt_rt_st_reused)
 CODEC_BATCH(run_opt_rt)
 CODEC_BATCH(run_map100_rt_plan)
 CODEC_BATCH(run_golden_decode)
@@ -2164,7 +2188,7 @@ CODEC_BATCH(run_member_v2_rt)
 const codec_case bench_desert_cases[] = {
     {"c00_empty_op", "harness", "empty op: the harness floor", 0, HL, 0, 0, setup_empty,
      verify_ok, run_empty, free, run_empty_batch},
-    {"c01_i32_ser", "desert", "serialize i32 to a fresh buffer (writer in caller storage, inline write)",
+    {"c01_i32_ser", "desert", "serialize i32 to a fresh buffer (writer in caller storage, options NULL, inline write)",
      1, HL, 8.4, 0, setup_i32_fresh_st, verify_i32_ser_st, run_i32_ser_st, cs_free, run_i32_ser_st_batch},
     {"c01_i32_ser_heap", "desert", "serialize i32 to a fresh buffer (writer create/free per op) (heap contexts, exported functions)",
      1, 0, 8.4, 0, setup_i32_fresh, verify_i32_ser, run_i32_ser, cs_free, run_i32_ser_batch},
@@ -2172,19 +2196,19 @@ const codec_case bench_desert_cases[] = {
      2, HL, 0.4, 0, setup_i32_reused_st, verify_de_st, run_i32_de_st, cs_free, run_i32_de_st_batch},
     {"c02_i32_de_heap", "desert", "deserialize i32 (4 B) (heap contexts, exported functions)",
      2, 0, 0.4, 0, setup_i32_reused, verify_i32_de, run_i32_de, cs_free, run_i32_de_batch},
-    {"c03_str_ser", "desert", "serialize 43-char string to a fresh buffer (caller storage, inline)",
+    {"c03_str_ser", "desert", "serialize 43-char string to a fresh buffer (caller storage, options NULL, inline)",
      3, HL, 22.8, 0, setup_str_fresh_st, verify_str_ser_st, run_str_ser_st, cs_free, run_str_ser_st_batch},
     {"c03_str_ser_heap", "desert", "serialize 43-char string to a fresh buffer (heap contexts, exported functions)",
      3, 0, 22.8, 0, setup_str_fresh, verify_str_ser, run_str_ser, cs_free, run_str_ser_batch},
     {"c03_str_ser_reused", "desert", "serialize 43-char string, reused writer in caller storage, inline",
-     3, 0, 22.8, 0, setup_str_reused_st, verify_str_ser_st, run_str_ser_st, cs_free, run_str_ser_st_batch},
+     3, 0, 22.8, 0, setup_str_reused_st, verify_str_ser_st, run_str_ser_st_reused, cs_free, run_str_ser_st_reused_batch},
     {"c03_str_ser_reused_heap", "desert", "serialize 43-char string, reused writer (heap contexts, exported functions)",
      3, 0, 22.8, 0, setup_str_reused, verify_str_ser, run_str_ser, cs_free, run_str_ser_batch},
     {"c04_str_de", "desert", "deserialize 44-byte string (zero-copy view), caller storage, inline",
      4, HL, 20.9, 0, setup_str_reused_st, verify_de_st, run_str_de_st, cs_free, run_str_de_st_batch},
     {"c04_str_de_heap", "desert", "deserialize 44-byte string (zero-copy view) (heap contexts, exported functions)",
      4, 0, 20.9, 0, setup_str_reused, verify_str_de, run_str_de, cs_free, run_str_de_batch},
-    {"c05_vari32_ser", "desert", "write var_i32 to a fresh buffer (caller storage, inline)",
+    {"c05_vari32_ser", "desert", "write var_i32 to a fresh buffer (caller storage, options NULL, inline)",
      5, HL, 13.5, 0, setup_vari32_st, verify_vari32_st, run_vari32_ser_st, cs_free, run_vari32_ser_st_batch},
     {"c05_vari32_ser_heap", "desert", "write var_i32 to a fresh buffer (heap contexts, exported functions)",
      5, 0, 13.5, 0, setup_vari32, verify_vari32, run_vari32_ser, cs_free, run_vari32_ser_batch},
@@ -2254,12 +2278,12 @@ const codec_case bench_desert_cases[] = {
      7518, 0, setup_map100_fresh, verify_map100, run_map100_rt, cs_free, run_map100_rt_batch},
     {"c12_map100_rt_reused", "desert", "roundtrip map String->i32 x100, reused writer", 12, 0,
      7518, 0, setup_map100_reused, verify_map100, run_map100_rt, cs_free, run_map100_rt_batch},
-    {"c13_opt_i32_rt", "desert", "roundtrip Option<i32> Some(42) (5 B), fresh writer in caller storage, inline",
+    {"c13_opt_i32_rt", "desert", "roundtrip Option<i32> Some(42) (5 B), fresh writer in caller storage (options NULL), inline",
      13, HL, 13.3, 0, setup_opt_fresh_st, verify_opt_st, run_opt_rt_st, cs_free, run_opt_rt_st_batch},
     {"c13_opt_i32_rt_heap", "desert", "roundtrip Option<i32> Some(42) (5 B), fresh writer (heap contexts, exported functions)",
      13, 0, 13.3, 0, setup_opt_fresh, verify_opt, run_opt_rt, cs_free, run_opt_rt_batch},
     {"c13_opt_i32_rt_reused", "desert", "roundtrip Option<i32>, reused writer in caller storage, inline",
-     13, 0, 13.3, 0, setup_opt_reused_st, verify_opt_st, run_opt_rt_st, cs_free, run_opt_rt_st_batch},
+     13, 0, 13.3, 0, setup_opt_reused_st, verify_opt_st, run_opt_rt_st_reused, cs_free, run_opt_rt_st_reused_batch},
     {"c13_opt_i32_rt_reused_heap", "desert", "roundtrip Option<i32>, reused writer (heap contexts, exported functions)",
      13, 0, 13.3, 0, setup_opt_reused, verify_opt, run_opt_rt, cs_free, run_opt_rt_batch},
     {"c12_map100_rt_reused_plan", "desert", "roundtrip map x100, reused writer, tuple plan", 12, 0,
@@ -2302,7 +2326,7 @@ const codec_case bench_desert_cases[] = {
      
      16, PI, 28633, 0, setup_golden_hot, verify_golden, run_golden_encode, golden_free, run_golden_encode_batch},
     {"c17_i32_ser_reused", "desert", "serialize i32 into a reused buffer (writer in caller storage, inline)",
-     17, HL, 2.8, 0, setup_i32_reused_st, verify_i32_ser_st, run_i32_ser_st, cs_free, run_i32_ser_st_batch},
+     17, HL, 2.8, 0, setup_i32_reused_st, verify_i32_ser_st, run_i32_ser_st_reused, cs_free, run_i32_ser_st_reused_batch},
     {"c17_i32_ser_reused_heap", "desert", "serialize i32 into a reused buffer (heap contexts, exported functions)",
      17, 0, 2.8, 0, setup_i32_reused, verify_i32_ser, run_i32_ser, cs_free, run_i32_ser_batch},
     {"c18_deflate4k_rt", "desert", "roundtrip compressed block 4096 B, raw DEFLATE (desert-rust), reused writer",
