@@ -153,7 +153,7 @@ static inline desert_writer *op_writer_st(cs *s, int fresh) {
     return s->w;
   }
   desert_writer *w = NULL;
-  if (desert_writer_init(&s->ws, sizeof s->ws, s->init_opt, &w)) return NULL;
+  if (desert_writer_init_inline(&s->ws, sizeof s->ws, s->init_opt, &w)) return NULL;
   return w;
 }
 static void op_writer_done(const cs *s, desert_writer *w) {
@@ -1910,7 +1910,7 @@ static inline uint64_t st_ser(cs *s, size_t i, st_kind kind, int fresh) {
   size_t len;
   const uint8_t *d = desert_writer_data_inline(w, &len);
   uint64_t r = d ? (uint64_t)d[len - 1] + len : 0;
-  if (fresh) desert_writer_free(w);
+  if (fresh) desert_writer_free_inline(w);
   return r;
 }
 static uint64_t run_i32_ser_st(void *p, size_t i) { return st_ser(p, i, ST_I32, 1); }
@@ -1997,7 +1997,7 @@ static inline uint64_t opt_rt_st(void *p, size_t i, int fresh) {
   int32_t v = 0;
   desert_reader_begin_inline(s->r, d, len);
   if (!desert_read_option_inline(s->r, &some) && some) desert_read_i32_inline(s->r, &v);
-  if (fresh) desert_writer_free(w);
+  if (fresh) desert_writer_free_inline(w);
   return (uint64_t)(uint32_t)v + some + len;
 }
 static uint64_t run_opt_rt_st(void *p, size_t i) { return opt_rt_st(p, i, 1); }
@@ -2188,7 +2188,7 @@ CODEC_BATCH(run_member_v2_rt)
 const codec_case bench_desert_cases[] = {
     {"c00_empty_op", "harness", "empty op: the harness floor", 0, HL, 0, 0, setup_empty,
      verify_ok, run_empty, free, run_empty_batch},
-    {"c01_i32_ser", "desert", "serialize i32 to a fresh buffer (writer in caller storage, options NULL, inline write)",
+    {"c01_i32_ser", "desert", "serialize i32 to a fresh buffer (writer in caller storage, options NULL, inline init/write/free)",
      1, HL, 8.4, 0, setup_i32_fresh_st, verify_i32_ser_st, run_i32_ser_st, cs_free, run_i32_ser_st_batch},
     {"c01_i32_ser_heap", "desert", "serialize i32 to a fresh buffer (writer create/free per op) (heap contexts, exported functions)",
      1, 0, 8.4, 0, setup_i32_fresh, verify_i32_ser, run_i32_ser, cs_free, run_i32_ser_batch},
@@ -2196,7 +2196,7 @@ const codec_case bench_desert_cases[] = {
      2, HL, 0.4, 0, setup_i32_reused_st, verify_de_st, run_i32_de_st, cs_free, run_i32_de_st_batch},
     {"c02_i32_de_heap", "desert", "deserialize i32 (4 B) (heap contexts, exported functions)",
      2, 0, 0.4, 0, setup_i32_reused, verify_i32_de, run_i32_de, cs_free, run_i32_de_batch},
-    {"c03_str_ser", "desert", "serialize 43-char string to a fresh buffer (caller storage, options NULL, inline)",
+    {"c03_str_ser", "desert", "serialize 43-char string to a fresh buffer (caller storage, options NULL, inline init/write/free)",
      3, HL, 22.8, 0, setup_str_fresh_st, verify_str_ser_st, run_str_ser_st, cs_free, run_str_ser_st_batch},
     {"c03_str_ser_heap", "desert", "serialize 43-char string to a fresh buffer (heap contexts, exported functions)",
      3, 0, 22.8, 0, setup_str_fresh, verify_str_ser, run_str_ser, cs_free, run_str_ser_batch},
@@ -2208,7 +2208,7 @@ const codec_case bench_desert_cases[] = {
      4, HL, 20.9, 0, setup_str_reused_st, verify_de_st, run_str_de_st, cs_free, run_str_de_st_batch},
     {"c04_str_de_heap", "desert", "deserialize 44-byte string (zero-copy view) (heap contexts, exported functions)",
      4, 0, 20.9, 0, setup_str_reused, verify_str_de, run_str_de, cs_free, run_str_de_batch},
-    {"c05_vari32_ser", "desert", "write var_i32 to a fresh buffer (caller storage, options NULL, inline)",
+    {"c05_vari32_ser", "desert", "write var_i32 to a fresh buffer (caller storage, options NULL, inline init/write/free)",
      5, HL, 13.5, 0, setup_vari32_st, verify_vari32_st, run_vari32_ser_st, cs_free, run_vari32_ser_st_batch},
     {"c05_vari32_ser_heap", "desert", "write var_i32 to a fresh buffer (heap contexts, exported functions)",
      5, 0, 13.5, 0, setup_vari32, verify_vari32, run_vari32_ser, cs_free, run_vari32_ser_batch},
@@ -2278,7 +2278,7 @@ const codec_case bench_desert_cases[] = {
      7518, 0, setup_map100_fresh, verify_map100, run_map100_rt, cs_free, run_map100_rt_batch},
     {"c12_map100_rt_reused", "desert", "roundtrip map String->i32 x100, reused writer", 12, 0,
      7518, 0, setup_map100_reused, verify_map100, run_map100_rt, cs_free, run_map100_rt_batch},
-    {"c13_opt_i32_rt", "desert", "roundtrip Option<i32> Some(42) (5 B), fresh writer in caller storage (options NULL), inline",
+    {"c13_opt_i32_rt", "desert", "roundtrip Option<i32> Some(42) (5 B), fresh writer in caller storage (options NULL), inline init/free and values",
      13, HL, 13.3, 0, setup_opt_fresh_st, verify_opt_st, run_opt_rt_st, cs_free, run_opt_rt_st_batch},
     {"c13_opt_i32_rt_heap", "desert", "roundtrip Option<i32> Some(42) (5 B), fresh writer (heap contexts, exported functions)",
      13, 0, 13.3, 0, setup_opt_fresh, verify_opt, run_opt_rt, cs_free, run_opt_rt_batch},

@@ -11,6 +11,8 @@
  * and compares status, size and bytes. The options (non-NULL, with a
  * counting allocator) are changed after init to check they were copied;
  * every writer is freed and the allocator must end with no live block.
+ * Storage writers are built by desert_writer_init and by
+ * desert_writer_init_inline (and freed by the matching free).
  * SPDX-License-Identifier: MIT */
 #include <stdbool.h>
 #include <stdio.h>
@@ -240,7 +242,8 @@ static void options_for(desert_options *o, desert_counting_allocator *ca, unsign
 
 /* One op, heap against pending storage; inline_first: one inline write
  * before the op (the pending writer stays pending through it). */
-static void run_op(const op_case *c, unsigned flags, bool inline_first, bool null_options) {
+static void run_op(const op_case *c, unsigned flags, bool inline_first, bool null_options,
+                   bool init_inline) {
   desert_counting_allocator ca;
   desert_counting_allocator_init(&ca);
   desert_options opt;
@@ -261,7 +264,12 @@ static void run_op(const op_case *c, unsigned flags, bool inline_first, bool nul
   assert_non_null(ws);
   memset(ws, 0xA5, sizeof *ws);
   desert_writer *w = NULL;
-  assert_int_equal(desert_writer_init(ws, sizeof *ws, null_options ? NULL : &opt, &w), DESERT_OK);
+  if (init_inline)
+    assert_int_equal(desert_writer_init_inline(ws, sizeof *ws, null_options ? NULL : &opt, &w),
+                     DESERT_OK);
+  else
+    assert_int_equal(desert_writer_init(ws, sizeof *ws, null_options ? NULL : &opt, &w),
+                     DESERT_OK);
   /* init copied the options: changing the caller's struct now must not
    * matter (the heap writer above saw the original values). */
   opt.max_depth = 50;
@@ -269,15 +277,19 @@ static void run_op(const op_case *c, unsigned flags, bool inline_first, bool nul
   memset(&opt.allocator, 0, sizeof opt.allocator);
   if (inline_first) assert_int_equal(desert_write_i32_inline(w, 77), DESERT_OK);
   capture(w, c->fn(w), &out[1]);
-  desert_writer_free(w);
+  if (init_inline)
+    desert_writer_free_inline(w);
+  else
+    desert_writer_free(w);
   free(ws);
 
   if (out[0].st != out[1].st || out[0].final != out[1].final || out[0].size != out[1].size ||
       out[0].len != out[1].len || out[0].null_data != out[1].null_data ||
       memcmp(out[0].bytes, out[1].bytes, out[0].len) != 0)
-    fail_msg("op %s (flags %#x, inline first %d, options %s): heap %s/%s %zu bytes, "
+    fail_msg("op %s (flags %#x, inline first %d, options %s, init%s): heap %s/%s %zu bytes, "
              "pending storage %s/%s %zu bytes",
              c->name, flags, inline_first, null_options ? "NULL" : "set",
+             init_inline ? "_inline" : "",
              desert_status_name(out[0].st), desert_status_name(out[0].final), out[0].size,
              desert_status_name(out[1].st), desert_status_name(out[1].final), out[1].size);
   assert_int_equal(ca.live_blocks, 0);
@@ -289,9 +301,13 @@ static void test_every_op_on_a_pending_writer(void **state) {
   for (size_t i = 0; i < sizeof k_blob; i++) k_blob[i] = (uint8_t)(i * 7 + 1);
   for (size_t i = 0; i < DESERT_COUNTOF(k_ops); i++)
     for (int first = 0; first < 2; first++) {
-      run_op(&k_ops[i], 0, first != 0, false);
-      run_op(&k_ops[i], DESERT_OPT_SCALA_CHARS, first != 0, false);
-      run_op(&k_ops[i], 0, first != 0, true);
+      run_op(&k_ops[i], 0, first != 0, false, false);
+      run_op(&k_ops[i], DESERT_OPT_SCALA_CHARS, first != 0, false, false);
+      run_op(&k_ops[i], 0, first != 0, true, false);
+      /* options NULL: the inline init's own path; options set: it calls
+       * desert_writer_init */
+      run_op(&k_ops[i], 0, first != 0, true, true);
+      run_op(&k_ops[i], 0, first != 0, false, true);
     }
 }
 
@@ -332,6 +348,67 @@ static void test_pending_lifecycle(void **state) {
   assert_true(ca.allocs >= 1);
   desert_writer_free(w);
   assert_int_equal(ca.live_blocks, 0);
+}
+
+/* desert_writer_init_inline builds the same pending writer in eight
+ * stores; its free releases nothing while pending, and after settling
+ * (here by a message larger than the storage) gives everything back. */
+static void test_inline_init_lifecycle(void **state) {
+  (void)state;
+  desert_writer_storage *ws = malloc(sizeof *ws);
+  assert_non_null(ws);
+  memset(ws, 0x5A, sizeof *ws);
+  desert_writer *w = NULL;
+  assert_int_equal(desert_writer_init_inline(ws, sizeof *ws, NULL, &w), DESERT_OK);
+  assert_ptr_equal(w, (void *)ws);
+  assert_int_equal(desert_write_i32_inline(w, -2), DESERT_OK);
+  assert_int_equal(desert_write_string_inline(w, "ok", 2), DESERT_OK);
+  size_t len = 0;
+  const uint8_t *d = desert_writer_data_inline(w, &len);
+  const uint8_t want[] = {0xff, 0xff, 0xff, 0xfe, 0x04, 'o', 'k'};
+  assert_int_equal(len, sizeof want);
+  assert_memory_equal(d, want, sizeof want);
+  assert_int_equal(desert_writer_isa(w), desert_active_isa());
+  /* the options it settles to are those of a heap writer made with NULL */
+  desert_writer *h = NULL;
+  assert_int_equal(desert_writer_create(NULL, &h), DESERT_OK);
+  const desert_options *a = desert_writer_options(w), *b = desert_writer_options(h);
+  assert_int_equal(a->max_depth, b->max_depth);
+  assert_int_equal(a->max_length, b->max_length);
+  assert_int_equal(a->max_collection, b->max_collection);
+  assert_int_equal(a->max_decompressed, b->max_decompressed);
+  assert_int_equal(a->compression_level, b->compression_level);
+  assert_int_equal(a->flags, b->flags);
+  assert_null(a->allocator.alloc);
+  assert_true(a->max_depth > 0);
+  desert_writer_free(h);
+  desert_writer_free_inline(w);
+
+  /* Grows past the storage's spare onto the heap (ASan: nothing leaks). */
+  memset(ws, 0x5A, sizeof *ws);
+  assert_int_equal(desert_writer_init_inline(ws, sizeof *ws, NULL, &w), DESERT_OK);
+  static uint8_t big[3 * DESERT_WRITER_STORAGE_SIZE];
+  for (size_t i = 0; i < sizeof big; i++) big[i] = (uint8_t)(i * 13);
+  assert_int_equal(desert_write_raw(w, big, sizeof big), DESERT_OK);
+  d = desert_writer_data_inline(w, &len);
+  assert_int_equal(len, sizeof big);
+  assert_memory_equal(d, big, sizeof big);
+  desert_writer_free_inline(w);
+
+  /* Other sizes, misaligned storage, options or a NULL out go to
+   * desert_writer_init and get its answers. */
+  assert_int_equal(desert_writer_init_inline(ws, sizeof *ws, NULL, NULL), DESERT_E_ARGUMENT);
+  assert_int_equal(desert_writer_init_inline((uint8_t *)ws + 8, sizeof *ws - 8, NULL, &w),
+                   DESERT_E_ARGUMENT);
+  assert_null(w);
+  assert_int_equal(desert_writer_init_inline(ws, desert_writer_storage_min() - 1, NULL, &w),
+                   DESERT_E_ARGUMENT);
+  assert_int_equal(desert_writer_init_inline(ws, desert_writer_storage_min(), NULL, &w), DESERT_OK);
+  assert_int_equal(desert_write_u8_inline(w, 3), DESERT_OK);
+  assert_int_equal(desert_writer_size(w), 1);
+  desert_writer_free_inline(w);
+  desert_writer_free_inline(NULL);
+  free(ws);
 }
 
 /* init's statuses are those of the checks it always made. */
@@ -378,6 +455,7 @@ int main(void) {
   const struct CMUnitTest tests[] = {
       cmocka_unit_test(test_every_op_on_a_pending_writer),
       cmocka_unit_test(test_pending_lifecycle),
+      cmocka_unit_test(test_inline_init_lifecycle),
       cmocka_unit_test(test_init_statuses),
   };
   return cmocka_run_group_tests_name("writer_pending", tests, NULL, NULL);

@@ -28,16 +28,11 @@ extern "C" {
 
 /* ---- helpers (not API) ------------------------------------------------------ */
 
-/* The next n bytes, advancing, or NULL (nothing changed) when the exported
- * function must handle the read. */
-static inline const uint8_t *desert_rfast_take_(desert_reader *r, size_t n) {
-  desert_reader_fast *f = (desert_reader_fast *)(void *)r;
-  if (DESERT_FAST_LIKELY_(f->status == DESERT_OK && f->end - f->pos >= n)) {
-    const uint8_t *p = f->base + f->pos;
-    f->pos += n;
-    return p;
-  }
-  return NULL;
+/* Whether the next n bytes can be read inline (no error, inside the
+ * limit). The callers then read them at base + pos and advance pos,
+ * without a NULL test of the pointer a "take" helper would return. */
+static inline bool desert_rfast_has_(const desert_reader_fast *f, size_t n) {
+  return DESERT_FAST_LIKELY_(f->status == DESERT_OK && f->end - f->pos >= n);
 }
 /* Big-endian loads, written portably (one load and one byte swap). */
 static inline uint16_t desert_fast_get16_(const uint8_t *p) {
@@ -92,8 +87,11 @@ static inline desert_status desert_reader_begin_inline(desert_reader *r, const v
 
 #define DESERT_FAST_R_(name, type, n, get)                                                 \
   static inline desert_status desert_read_##name##_inline(desert_reader * r, type * out) { \
-    const uint8_t *p = desert_rfast_take_(r, n);                                           \
-    if (!p) return desert_read_##name(r, out);                                             \
+    desert_reader_fast *f = (desert_reader_fast *)(void *)r;                               \
+    if (!desert_rfast_has_(f, n)) return desert_read_##name(r, out);                       \
+    const size_t pos = f->pos;                                                             \
+    const uint8_t *p = f->base + pos;                                                      \
+    f->pos = pos + n;                                                                      \
     *out = get;                                                                            \
     return DESERT_OK;                                                                      \
   }

@@ -63,6 +63,16 @@ typedef struct desert_writer_fast {
                          * mode; desert_writer_data_inline) */
 } desert_writer_fast;
 
+/* Private to desert_writer_init_inline (writer_inline.h); the library keeps
+ * these fixed and checks them against its layout: the writer's first
+ * output buffer follows the head (at sizeof(desert_writer_fast)) and holds
+ * DESERT_WFAST_INLINE_CAP_ bytes; the busy bits of a writer whose context
+ * past the head is not set up yet. */
+#define DESERT_WFAST_INLINE_CAP_ 256u
+#define DESERT_WFAST_PENDING_ 2u
+#define DESERT_WFAST_DEFAULTS_ 4u
+#define DESERT_WFAST_STD_SIZE_ 8u
+
 /* 128-bit integers (Rust u128/i128), as two 64-bit halves. For i128 the
  * halves hold the two's complement bit pattern. */
 typedef struct desert_u128 {

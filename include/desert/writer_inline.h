@@ -130,6 +130,61 @@ static inline void desert_writer_reset_inline(desert_writer *w) {
   desert_writer_reset(w);
 }
 
+/* desert_writer_init_inline(storage, size, opt, out): exactly
+ * desert_writer_init (writer.h), same statuses, same writer. With options
+ * NULL and a whole desert_writer_storage (size == DESERT_WRITER_STORAGE_SIZE,
+ * aligned as that union is), it sets the writer's head here, eight stores,
+ * and leaves the rest of the context to the first exported call, as
+ * desert_writer_init does; anything else calls desert_writer_init.
+ *
+ * desert_writer_free_inline(w): exactly desert_writer_free(w); returns at
+ * once for a writer on which no exported function but the boundary and
+ * status queries was called (nothing to release), else calls it.
+ *
+ * Together with the inline writes and desert_writer_data_inline they make
+ * a one-shot message in caller storage free of calls:
+ *
+ *   desert_writer_storage ws;
+ *   desert_writer *w;
+ *   desert_writer_init_inline(&ws, sizeof ws, NULL, &w);
+ *   desert_write_i32_inline(w, 42);
+ *   size_t len;
+ *   const uint8_t *bytes = desert_writer_data_inline(w, &len);
+ *   ...use bytes...
+ *   desert_writer_free_inline(w); */
+#ifdef __cplusplus
+#define DESERT_FAST_ALIGNOF_(t) alignof(t)
+#else
+#define DESERT_FAST_ALIGNOF_(t) _Alignof(t)
+#endif
+static inline desert_status desert_writer_init_inline(void *storage, size_t size,
+                                                      const desert_options *opt,
+                                                      desert_writer **out) {
+  if (DESERT_FAST_LIKELY_(opt == NULL && out != NULL && storage != NULL &&
+                          size == DESERT_WRITER_STORAGE_SIZE &&
+                          (uintptr_t)storage % DESERT_FAST_ALIGNOF_(desert_writer_storage) == 0)) {
+    desert_writer_fast *f = (desert_writer_fast *)storage;
+    uint8_t *buf = (uint8_t *)storage + sizeof(desert_writer_fast);
+    f->status = DESERT_OK;
+    f->busy = DESERT_WFAST_PENDING_ | DESERT_WFAST_DEFAULTS_ | DESERT_WFAST_STD_SIZE_;
+    f->t = &f->main;
+    f->main.data = buf;
+    f->main.len = 0;
+    f->main.cap = DESERT_WFAST_INLINE_CAP_;
+    f->main.mode = 0; /* growable */
+    f->main.inl = buf;
+    *out = (desert_writer *)storage;
+    return DESERT_OK;
+  }
+  return desert_writer_init(storage, size, opt, out);
+}
+
+static inline void desert_writer_free_inline(desert_writer *w) {
+  const desert_writer_fast *f = (const desert_writer_fast *)(const void *)w;
+  if (f != NULL && (f->busy & DESERT_WFAST_PENDING_)) return;
+  desert_writer_free(w);
+}
+
 static inline const uint8_t *desert_writer_data_inline(const desert_writer *w, size_t *len) {
   const desert_writer_fast *f = (const desert_writer_fast *)(const void *)w;
   if (!f) return desert_writer_data(w, len);

@@ -94,6 +94,10 @@ FAST_OFFSET(busy);
 FAST_OFFSET(t);
 FAST_OFFSET(main);
 #undef FAST_OFFSET
+/* desert_writer_init_inline builds the head pointing at this buffer. */
+_Static_assert(offsetof(struct desert_writer, inline_buf) == sizeof(desert_writer_fast),
+               "inline buffer right after the head");
+_Static_assert(DESERT_WMODE_GROW == 0, "desert_writer_init_inline writes mode 0");
 /* A default storage holds the context and leaves room for its lazy state
  * (a versioned record's chunk buffer pool is about 640 bytes). */
 _Static_assert(sizeof(struct desert_writer) + 1024 <= DESERT_WRITER_STORAGE_SIZE,
@@ -205,7 +209,7 @@ desert_status desert_writer_init(void *storage, size_t size, const desert_option
 }
 
 void desert_w_settle(desert_writer *w) {
-  const size_t size = w->own_cap;
+  const size_t size = (w->busy & DESERT_WBUSY_STD_SIZE) ? DESERT_WRITER_STORAGE_SIZE : w->own_cap;
   if (w->busy & DESERT_WBUSY_DEFAULTS) {
     desert_options_set_defaults(&w->opt);
     w->k = desert_kernels_default();

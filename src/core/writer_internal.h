@@ -24,7 +24,7 @@ enum { DESERT_WMODE_GROW = 0, DESERT_WMODE_FIXED = 1, DESERT_WMODE_COUNT = 2 };
 /* Bytes of output storage inside the writer itself: small messages (most
  * single values, short records) never allocate an output buffer, so a
  * fresh writer's create + write + free costs one allocation. */
-#define DESERT_W_INLINE 256u
+#define DESERT_W_INLINE DESERT_WFAST_INLINE_CAP_
 
 /* Field order matters for desert_writer_create: `records` up to
  * `deflate_c` must start zeroed and is cleared in one go; the compression
@@ -47,6 +47,9 @@ struct desert_writer {
       desert_wtarget main;  /* the message output */
     };
   };
+  /* First output storage, right after the head: desert_writer_init_inline
+   * (writer_inline.h) finds it there. */
+  uint8_t inline_buf[DESERT_W_INLINE];
   const desert_kernels *k;
   uint8_t *own;        /* growable storage of main (kept across fixed/count use);
                         * inline_buf until the output outgrows it */
@@ -81,21 +84,26 @@ struct desert_writer {
   uint8_t *scratch;    /* compression output scratch */
   size_t scratch_cap;
   uint8_t count_sink[DESERT_W_SCRATCH]; /* size-only mode writes land here */
-  uint8_t inline_buf[DESERT_W_INLINE];  /* first output storage (see above) */
 };
 
 enum { DESERT_WX_TABLES = 1u, DESERT_WX_HELD = 2u, DESERT_WX_COMPRESS = 4u };
 
 /* Bits of `busy` besides the 1 that tables and records set. PENDING: a
  * writer built by desert_writer_init whose head, k, opt (a checked raw
- * copy, or nothing with DEFAULTS) and own_cap (the storage size) are set
- * and nothing else: the inline functions need only the head, and a
+ * copy, or nothing with DEFAULTS) and own_cap (the storage size, unless
+ * STD_SIZE) are set and nothing else: the inline functions need only the head, and a
  * one-shot message of plain values never needs more. Every exported
  * function that takes a writer and reads anything past the head calls
  * desert_w_live first (test/check_writer_entries.py checks it), which
  * settles the rest once; busy is then 0 and the writer is like any other.
  * desert_writer_free of a pending writer has nothing to release. */
-enum { DESERT_WBUSY_PENDING = 2u, DESERT_WBUSY_DEFAULTS = 4u };
+enum {
+  DESERT_WBUSY_PENDING = DESERT_WFAST_PENDING_,
+  DESERT_WBUSY_DEFAULTS = DESERT_WFAST_DEFAULTS_,
+  /* the storage size is DESERT_WRITER_STORAGE_SIZE (own_cap not set):
+   * desert_writer_init_inline */
+  DESERT_WBUSY_STD_SIZE = DESERT_WFAST_STD_SIZE_
+};
 
 __attribute__((noinline, cold)) void desert_w_settle(desert_writer *w);
 /* NULL passes through: functions that answer DESERT_E_ARGUMENT for a NULL
