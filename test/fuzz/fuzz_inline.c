@@ -6,7 +6,8 @@
  * Input: byte 0 = option flags (fz_flags_from; bit 4: max_length 5, which
  * puts the inline string limit below 63), byte 1 = writer mode (bits 0-1:
  * heap vs storage growable, fixed buffers, size-only; bits 2-7: the fixed
- * capacity), then the data.
+ * capacity; in storage mode bit 2 set: options NULL for both writers and
+ * the storage one built by desert_writer_init_inline), then the data.
  *
  * Read phase: the data is read twice in lockstep, by a counted heap reader
  * through the exported desert_read_* and by a reader in caller storage
@@ -366,8 +367,15 @@ static void write_phase(const desert_options *o, uint8_t mode, const uint8_t *da
   wpair p;
   memset(&p, 0, sizeof p);
   size_t cap = (size_t)(mode >> 2);
+  /* Storage mode with bit 2 set: both writers get options NULL and the
+   * storage one is built by desert_writer_init_inline (its own path is
+   * taken for options NULL only). */
+  const bool init_inline = (mode & 3u) == 1 && (mode & 4u) != 0;
+  if (init_inline) o = NULL;
   FZ_CHECK(desert_writer_create(o, &p.w[0]) == DESERT_OK);
-  if ((mode & 3u) == 1)
+  if (init_inline)
+    FZ_CHECK(desert_writer_init_inline(&p.ws, sizeof p.ws, NULL, &p.w[1]) == DESERT_OK);
+  else if ((mode & 3u) == 1)
     FZ_CHECK(desert_writer_init(&p.ws, sizeof p.ws, o, &p.w[1]) == DESERT_OK);
   else
     FZ_CHECK(desert_writer_create(o, &p.w[1]) == DESERT_OK);
@@ -427,10 +435,9 @@ static void write_phase(const desert_options *o, uint8_t mode, const uint8_t *da
     FZ_CHECK(desert_reader_status(r) == DESERT_OK && desert_reader_remaining(r) == 0);
     desert_reader_free(r);
   }
-  for (int i = 0; i < 2; i++) {
-    desert_writer_free(p.w[i]);
-    free(p.buf[i]);
-  }
+  desert_writer_free(p.w[0]);
+  desert_writer_free_inline(p.w[1]);
+  for (int i = 0; i < 2; i++) free(p.buf[i]);
 }
 
 FZ_TARGET(inline) {

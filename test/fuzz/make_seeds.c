@@ -452,6 +452,11 @@ static void seeds_inline(void) {
            ascii63, ascii63);
   save_hex("inline", "strings-at-the-limit", h);
   save_hex("inline", "truncated-varint", "08 01 | 80 80 80 80 | 0b 0b");
+  /* storage mode 01 with bit 2: desert_writer_init_inline, then a message
+   * that outgrows the inline buffer (a 63-byte string repeated) */
+  snprintf(h, sizeof h, "00 05 | 02 04 | 10 00 00 00 00 00 00 00 3f %.126s | 0d 01 | 10 10 10 10 10",
+           ascii63);
+  save_hex("inline", "init-inline-storage", h);
 }
 
 int main(int argc, char **argv) {
