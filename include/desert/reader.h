@@ -50,18 +50,17 @@ typedef struct desert_reader desert_reader;
  * reads nothing here and writes nothing: use the functions. */
 typedef struct desert_reader_fast {
   desert_status status; /* the first error, DESERT_OK while none */
-  unsigned busy;        /* 0 while desert_reader_begin has nothing to do
-                         * but set the input and clear the position: no
-                         * session table entry, arena allocation, nesting
-                         * or stream since the last begin, reset or init
-                         * (desert_reader_begin_inline; next to status so
-                         * that both are tested by one load) */
   size_t pos;           /* absolute offset of the next byte */
   size_t end;           /* current limit: end of input or of a record chunk */
   const uint8_t *base;  /* the input (never NULL) */
   size_t str_max;       /* longest string the inline path may return:
                          * min(options.max_length, 63) */
   size_t len;           /* length of the whole input */
+  unsigned busy;        /* 0 while desert_reader_begin has nothing to do
+                         * but set the input and clear the position: no
+                         * session table entry, arena allocation, nesting
+                         * or stream since the last begin, reset or init
+                         * (desert_reader_begin_inline) */
 } desert_reader_fast;
 
 /* A validated UTF-8 view (not NUL-terminated). */

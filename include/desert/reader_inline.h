@@ -28,11 +28,16 @@ extern "C" {
 
 /* ---- helpers (not API) ------------------------------------------------------ */
 
-/* Whether the next n bytes can be read inline (no error, inside the
- * limit). The callers then read them at base + pos and advance pos,
- * without a NULL test of the pointer a "take" helper would return. */
-static inline bool desert_rfast_has_(const desert_reader_fast *f, size_t n) {
-  return DESERT_FAST_LIKELY_(f->status == DESERT_OK && f->end - f->pos >= n);
+/* The next n bytes, advancing, or NULL (nothing changed) when the exported
+ * function must handle the read. */
+static inline const uint8_t *desert_rfast_take_(desert_reader *r, size_t n) {
+  desert_reader_fast *f = (desert_reader_fast *)(void *)r;
+  if (DESERT_FAST_LIKELY_(f->status == DESERT_OK && f->end - f->pos >= n)) {
+    const uint8_t *p = f->base + f->pos;
+    f->pos += n;
+    return p;
+  }
+  return NULL;
 }
 /* Big-endian loads, written portably (one load and one byte swap). */
 static inline uint16_t desert_fast_get16_(const uint8_t *p) {
@@ -64,16 +69,17 @@ DESERT_FAST_AS_(as_f64, uint64_t, double)
  * data, len), same status and same state afterwards. When the previous
  * message left nothing to clear (no error, no session table entry, no
  * arena allocation, no nesting, no stream since the last begin, reset or
- * init) and data[0..len) is a non-empty buffer, starting a message is four
- * stores, done here; anything else (r NULL, data NULL, len 0, an error,
- * state to clear) runs the exported function. data is borrowed as for
+ * init) and data is not NULL, starting a message is four stores, done
+ * here; anything else (r NULL, data NULL, an error, state to clear) runs
+ * the exported function. (An empty input, len 0, may stay here: the
+ * exported function would keep a different base pointer, which no read of
+ * an empty input ever returns.) data is borrowed as for
  * desert_reader_begin. Same thread rules (one thread at a time per
  * reader). */
 static inline desert_status desert_reader_begin_inline(desert_reader *r, const void *data,
                                                        size_t len) {
   desert_reader_fast *f = (desert_reader_fast *)(void *)r;
-  if (DESERT_FAST_LIKELY_(f != NULL && data != NULL && len != 0 && f->status == DESERT_OK &&
-                          f->busy == 0)) { /* status and busy: one 8-byte test */
+  if (DESERT_FAST_LIKELY_(f != NULL && data != NULL && f->status == DESERT_OK && f->busy == 0)) {
     f->pos = 0;
     f->end = len;
     f->len = len;
@@ -87,11 +93,8 @@ static inline desert_status desert_reader_begin_inline(desert_reader *r, const v
 
 #define DESERT_FAST_R_(name, type, n, get)                                                 \
   static inline desert_status desert_read_##name##_inline(desert_reader * r, type * out) { \
-    desert_reader_fast *f = (desert_reader_fast *)(void *)r;                               \
-    if (!desert_rfast_has_(f, n)) return desert_read_##name(r, out);                       \
-    const size_t pos = f->pos;                                                             \
-    const uint8_t *p = f->base + pos;                                                      \
-    f->pos = pos + n;                                                                      \
+    const uint8_t *p = desert_rfast_take_(r, n);                                           \
+    if (!p) return desert_read_##name(r, out);                                             \
     *out = get;                                                                            \
     return DESERT_OK;                                                                      \
   }

@@ -23,15 +23,15 @@ struct desert_reader {
     desert_reader_fast fast;
     struct {
       desert_status status; /* first error (sticky) */
-      unsigned busy;        /* begin has more to do than the inline one: set
-                             * where a table gains an entry, the arena
-                             * allocates, nesting starts or a stream is
-                             * attached; cleared by begin and reset */
       size_t pos;           /* next byte */
       size_t end;           /* current limit (end of input or of a chunk) */
       const uint8_t *base;  /* never NULL (an empty static array without input) */
       size_t str_max;       /* min(opt.max_length, 63): inline string reads */
       size_t len;           /* whole input */
+      unsigned busy;        /* begin has more to do than the inline one: set
+                             * where a table gains an entry, the arena
+                             * allocates, nesting starts or a stream is
+                             * attached; cleared by begin and reset */
     };
   };
   size_t err_offset;
