@@ -71,9 +71,10 @@ DESERT_FAST_AS_(as_f64, uint64_t, double)
  * arena allocation, no nesting, no stream since the last begin, reset or
  * init) and data is not NULL, starting a message is four stores, done
  * here; anything else (r NULL, data NULL, an error, state to clear) runs
- * the exported function. (An empty input, len 0, may stay here: the
- * exported function would keep a different base pointer, which no read of
- * an empty input ever returns.) data is borrowed as for
+ * the exported function. An empty input (len 0) may stay here; the one
+ * difference from the exported begin is then the pointer a zero-byte
+ * desert_read_raw returns: data itself rather than a non-NULL library
+ * constant (both point at zero readable bytes). data is borrowed as for
  * desert_reader_begin. Same thread rules (one thread at a time per
  * reader). */
 static inline desert_status desert_reader_begin_inline(desert_reader *r, const void *data,
