@@ -34,6 +34,9 @@ HEAD_ONLY = {
     "desert_writer_data": "reads main (head)",
     "desert_writer_status": "reads status (head)",
     "desert_writer_stream_offset": "tests the pending bit before reading the sink",
+    "desert_writer_use_buffer": "head-only switch on a pending writer (switch_pending)",
+    "desert_writer_use_growable": "head-only switch on a pending writer (switch_pending)",
+    "desert_writer_count_only": "head-only switch on a pending writer (switch_pending)",
 }
 
 PROTO = re.compile(r"DESERT_API[^;{]*?\b(desert_\w+)\s*\(([^;{]*?)\)\s*;", re.S)

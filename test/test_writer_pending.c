@@ -140,6 +140,24 @@ static desert_status op_fixed(desert_writer *w) {
   if (!st) st = desert_write_u8(w, 2); /* too small */
   return st;
 }
+/* Mode switches and inline writes only: the writer stays pending. */
+static desert_status op_fixed_inline(desert_writer *w) {
+  static uint8_t buf[6];
+  desert_status st = desert_writer_use_buffer(w, buf, sizeof buf);
+  if (!st) st = desert_write_u32_inline(w, 0x0a0b0c0d);
+  if (!st) st = desert_write_u32_inline(w, 1); /* too small: DST_TOO_SMALL */
+  return st;
+}
+static desert_status op_modes_inline(desert_writer *w) {
+  desert_writer_count_only(w);
+  desert_status st = desert_write_i64_inline(w, 5);
+  desert_writer_use_growable(w);
+  if (!st) st = desert_write_u16_inline(w, 0x0102);
+  desert_writer_count_only(w);
+  desert_writer_use_growable(w);
+  if (!st) st = desert_write_u8_inline(w, 9);
+  return st;
+}
 static desert_status op_count_only(desert_writer *w) {
   desert_writer_count_only(w);
   desert_status st = desert_write_string(w, k_text, sizeof k_text - 1);
@@ -208,6 +226,7 @@ static const op_case k_ops[] = {
     C(u64_array),  C(f32_array),  C(var_u32_array), C(dedup),      C(ref),
     C(ip),         C(mac),        C(record),      C(registry),     C(deep),
     C(fixed),      C(count_only), C(reset),       C(stream),       C(queries),
+    C(fixed_inline), C(modes_inline),
 };
 #undef C
 

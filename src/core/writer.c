@@ -279,35 +279,54 @@ void desert_writer_reset(desert_writer *w) {
   w->busy = 0; /* desert_writer_reset_inline may do the next one */
 }
 
+/* The output mode switches below change only the head (main, status, t):
+ * on a pending writer (no sink, nothing past the head in use) they leave
+ * it pending, so desert_encode's fixed buffer or size-only pass costs no
+ * settle either. Otherwise they drop a sink and reset as always. */
+static bool switch_pending(desert_writer *w) {
+  if (!(w->busy & DESERT_WBUSY_PENDING)) {
+    if (w->sink_free) w->sink_free(w); /* streaming (issue 15): drop the sink */
+    return false;
+  }
+  return true;
+}
+static void switch_done(desert_writer *w, bool pending) {
+  if (!pending) {
+    desert_writer_reset(w);
+    return;
+  }
+  w->status = DESERT_OK; /* what reset does to a writer with nothing past its head */
+  w->t = &w->main;
+  w->main.len = 0;
+}
+
 desert_status desert_writer_use_buffer(desert_writer *w, void *buf, size_t cap) {
   if (!w || (!buf && cap)) return DESERT_E_ARGUMENT;
-  desert_w_live(w);
-  if (w->sink_free) w->sink_free(w); /* streaming (issue 15): drop the sink */
+  const bool pending = switch_pending(w);
   w->main.data = buf;
   w->main.cap = cap;
   w->main.mode = DESERT_WMODE_FIXED;
-  desert_writer_reset(w);
+  switch_done(w, pending);
   return DESERT_OK;
 }
 
 void desert_writer_use_growable(desert_writer *w) {
-  desert_w_live(w);
   if (!w) return;
-  if (w->sink_free) w->sink_free(w); /* streaming (issue 15): drop the sink */
-  w->main.data = w->own;
-  w->main.cap = w->own_cap;
+  const bool pending = switch_pending(w);
+  /* a pending writer's own buffer is still its inline one */
+  w->main.data = pending ? w->inline_buf : w->own;
+  w->main.cap = pending ? DESERT_W_INLINE : w->own_cap;
   w->main.mode = DESERT_WMODE_GROW;
-  desert_writer_reset(w);
+  switch_done(w, pending);
 }
 
 void desert_writer_count_only(desert_writer *w) {
-  desert_w_live(w);
   if (!w) return;
-  if (w->sink_free) w->sink_free(w); /* streaming (issue 15): drop the sink */
+  const bool pending = switch_pending(w);
   w->main.data = NULL;
   w->main.cap = 0;
   w->main.mode = DESERT_WMODE_COUNT;
-  desert_writer_reset(w);
+  switch_done(w, pending);
 }
 
 size_t desert_writer_size(const desert_writer *w) { return w ? w->main.len : 0; }
