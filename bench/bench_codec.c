@@ -1246,7 +1246,14 @@ static int verify_opt(void *p, char *msg, size_t cap) {
  * and encoded back. Variant k: the same model with the 30000 longs shifted
  * by k * 10^6 and `int` + k, written in the legacy form: 242,540 bytes like
  * the file (variant 0 IS the file). Encode rows write the modern form
- * (default options, as desert-rust writes): 242,534 bytes. */
+ * (default options, as desert-rust writes): 242,534 bytes. The fresh
+ * headline row builds its writer in row-owned caller storage (as a stack
+ * variable would be) and writes through prepared plans: the README's
+ * recommended API for one-shot C use and for records written more than
+ * once; `c16_golden_encode_heap` keeps a heap writer per op and the
+ * description-based calls. */
+
+enum { GOLDEN_HEAP = 1, GOLDEN_STORAGE = 2 };
 
 typedef struct golden_state {
   desert_options opt;
@@ -1254,8 +1261,10 @@ typedef struct golden_state {
   desert_writer *w;  /* reused modern writer */
   desert_reader *r;  /* the row's reader */
   desert_reader *r0; /* keeps m0's arena alive */
-  int fresh;
+  int fresh;   /* 0: reuse w; GOLDEN_HEAP: desert_writer_create per op;
+                * GOLDEN_STORAGE: desert_writer_init in ws per op */
   unsigned kk; /* variants in rotation: CODEC_K, or 1 for the hot-cache rows */
+  desert_writer_storage ws; /* a fresh op's writer (GOLDEN_STORAGE) */
   uint8_t *file;
   size_t file_len;
   golden_model m0;
@@ -1352,7 +1361,7 @@ fail:
 }
 static void *setup_golden_fresh(desert_isa isa, size_t n, codec_info *info) {
   (void)n;
-  return setup_golden(isa, 1, K, info);
+  return setup_golden(isa, GOLDEN_HEAP, K, info);
 }
 static void *setup_golden_reused(desert_isa isa, size_t n, codec_info *info) {
   (void)n;
@@ -1377,7 +1386,9 @@ static uint64_t run_golden_decode(void *p, size_t i) {
 static uint64_t run_golden_encode(void *p, size_t i) {
   golden_state *g = p;
   desert_writer *w = g->w;
-  if (g->fresh) {
+  if (g->fresh == GOLDEN_STORAGE) {
+    if (desert_writer_init(&g->ws, sizeof g->ws, &g->opt, &w)) return 0;
+  } else if (g->fresh) {
     if (desert_writer_create(&g->opt, &w)) return 0;
   } else {
     desert_writer_reset(w);
@@ -1393,11 +1404,18 @@ static uint64_t run_golden_encode(void *p, size_t i) {
 /* The _plan rows: the same codecs on prepared plans (golden_model_prepare),
  * switched on for the op only so that the other rows keep the
  * description-based calls. */
-static void *setup_golden_plan(desert_isa isa, size_t n, codec_info *info) {
-  (void)n;
+static void *setup_golden_planned(desert_isa isa, int fresh, codec_info *info) {
   if (golden_model_prepare()) return NULL;
   golden_model_use_plans(false);
-  return setup_golden(isa, 0, K, info);
+  return setup_golden(isa, fresh, K, info);
+}
+static void *setup_golden_plan(desert_isa isa, size_t n, codec_info *info) {
+  (void)n;
+  return setup_golden_planned(isa, 0, info);
+}
+static void *setup_golden_fresh_plan(desert_isa isa, size_t n, codec_info *info) {
+  (void)n;
+  return setup_golden_planned(isa, GOLDEN_STORAGE, info);
 }
 static uint64_t run_golden_decode_plan(void *p, size_t i) {
   golden_model_use_plans(true);
@@ -2310,9 +2328,13 @@ const codec_case bench_desert_cases[] = {
      65536, setup_bytes_de, verify_bytes, run_bytes_de, cs_free, run_bytes_de_batch},
     {"c16_golden_decode", "desert", "decode dataset1.bin (242,540 B) into the golden C model", 16,
      HL | PI | PF, 22392, 0, setup_golden_reused, verify_golden, run_golden_decode, golden_free, run_golden_decode_batch},
-    {"c16_golden_encode", "desert", "encode the golden model (modern form, 242,534 B), fresh writer",
-     
-     16, HL | PI | PF, 28633, 0, setup_golden_fresh, verify_golden, run_golden_encode, golden_free, run_golden_encode_batch},
+    {"c16_golden_encode", "desert",
+     "encode the golden model (modern form, 242,534 B), fresh writer in caller storage, prepared plans",
+     16, HL | PI | PF, 28633, 0, setup_golden_fresh_plan, verify_golden_plan, run_golden_encode_plan,
+     golden_free, run_golden_encode_plan_batch},
+    {"c16_golden_encode_heap", "desert",
+     "encode the golden model, fresh heap writer per op, description-based calls", 16, PI | PF, 28633,
+     0, setup_golden_fresh, verify_golden, run_golden_encode, golden_free, run_golden_encode_batch},
     {"c16_golden_encode_reused", "desert", "encode the golden model, reused writer", 16, PI | PF,
      28633, 0, setup_golden_reused, verify_golden, run_golden_encode, golden_free, run_golden_encode_batch},
     {"c16_golden_decode_plan", "desert", "decode dataset1.bin, prepared plans", 16, PI | PF, 22392,

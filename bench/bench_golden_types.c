@@ -24,14 +24,14 @@
  *
  * Rows: codec/c16_golden_decode_types/desert/<isa> (reused reader, value
  * arena reset per op), codec/c16_golden_encode_types/desert/<isa> (modern
- * form, 242,534 B, fresh writer per op like c16_golden_encode) and
+ * form, 242,534 B, fresh heap writer per op like c16_golden_encode_heap) and
  * codec/c16_golden_encode_types_reused/desert/<isa> (reused writer, like
  * c16_golden_encode_reused: the fresh rows also time the writer's first-touch
  * page faults, which differ between the two rows' heaps); and for the
  * C-struct descriptors codec/c16_golden_decode_cstruct/desert/<isa> (reused
  * reader), codec/c16_golden_encode_cstruct/desert/<isa> (fresh writer) and
  * codec/c16_golden_encode_cstruct_reused/desert/<isa> (reused writer), the
- * counterparts of the hand-written c16_golden_decode / _encode /
+ * counterparts of the hand-written c16_golden_decode / _encode_heap /
  * _encode_reused rows of bench_codec.c on the same inputs. */
 #include <stdbool.h>
 #include <stdio.h>

@@ -173,6 +173,13 @@ DESERT_INLINE void desert_zero(void *p, size_t n) {
 /* ---- allocation through the context allocator ---- */
 void *desert_mem_alloc(const desert_allocator *a, size_t n);
 void desert_mem_free(const desert_allocator *a, void *p, size_t n);
+/* Moves an allocated block p of cap bytes, whose first len bytes matter,
+ * to one of ncap > cap bytes: realloc for the default allocator (glibc
+ * can extend the block in place, or remap a large one, without copying),
+ * alloc + copy + free through a custom one (desert_allocator has no
+ * realloc). NULL when the allocator fails: p is then untouched and still
+ * owned by the caller. */
+void *desert_mem_grow(const desert_allocator *a, void *p, size_t len, size_t cap, size_t ncap);
 
 /* Validates a caller's options (NULL = defaults) into *out with limits
  * resolved, and picks the kernel table. DESERT_E_ARGUMENT for a bad

@@ -25,6 +25,15 @@ void desert_mem_free(const desert_allocator *a, void *p, size_t n) {
   free(p);
 }
 
+void *desert_mem_grow(const desert_allocator *a, void *p, size_t len, size_t cap, size_t ncap) {
+  if (!a->alloc && !a->free) return realloc(p, ncap);
+  void *q = desert_mem_alloc(a, ncap);
+  if (!q) return NULL;
+  if (len) memcpy(q, p, len);
+  desert_mem_free(a, p, cap);
+  return q;
+}
+
 /* What desert_options_init followed by resolution gives: the options of
  * every context made with opt NULL. */
 static const desert_options resolved_defaults = {

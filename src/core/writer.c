@@ -20,10 +20,16 @@ desert_status desert_wtarget_reserve(desert_writer *w, desert_wtarget *t, size_t
    * doublings a heap buffer would start with. */
   size_t ncap = inl ? 4 * t->cap : t->cap ? t->cap : 256;
   while (ncap < need) ncap *= 2;
-  uint8_t *nd = desert_mem_alloc(&w->opt.allocator, ncap);
+  /* An owned buffer grows in place where it can (desert_mem_grow: realloc
+   * for the default allocator); the inline one is only copied from. */
+  uint8_t *nd;
+  if (inl) {
+    nd = desert_mem_alloc(&w->opt.allocator, ncap);
+    if (nd && t->len) memcpy(nd, t->data, t->len);
+  } else {
+    nd = desert_mem_grow(&w->opt.allocator, t->data, t->len, t->cap, ncap);
+  }
   if (!nd) return DESERT_E_NOMEM;
-  if (t->len) memcpy(nd, t->data, t->len);
-  if (!inl) desert_mem_free(&w->opt.allocator, t->data, t->cap);
   t->data = nd;
   t->cap = ncap;
   return DESERT_OK;

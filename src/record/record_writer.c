@@ -46,6 +46,7 @@
  * stale frames never pile up beyond max_depth and never share buffers with
  * live records.
  * SPDX-License-Identifier: MIT */
+#include "record/header_hint.h"
 #include "record/record_plan.h"
 #include "scalar/scalar.h"
 #include "core/writer_internal.h"
@@ -281,11 +282,16 @@ static inline unsigned hint_slot(const void *key) {
   return (unsigned)(((uintptr_t)key >> 4) & (REC_HINTS - 1));
 }
 
-/* The room to reserve for d's next header: the size of this one. */
+/* The room to reserve for d's next header: the size of this one, in the
+ * pool and, when the pool did not know it, in the process-wide table that
+ * fresh writers start from (header_hint.h). */
 static inline void remember_header(rec_wpool *p, const desert_record_desc *d, size_t h) {
   unsigned k = hint_slot(d);
+  const uint16_t len = (uint16_t)(h < UINT16_MAX ? h : UINT16_MAX);
+  if (p->hint_key[k] == d && p->hint_len[k] == len) return;
   p->hint_key[k] = d;
-  p->hint_len[k] = (uint16_t)(h < UINT16_MAX ? h : UINT16_MAX);
+  p->hint_len[k] = len;
+  desert_rec_ghint_put(d, h);
 }
 
 /* Reserves the header's room in the enclosing GROW target for chunk 0 in
@@ -296,12 +302,17 @@ DESERT_INLINE desert_status reserve_header(desert_writer *w, desert_record_write
   const rec_wpool *p = w->records;
   const desert_record_desc *d = rw->desc;
   /* A hint is the size of a real header of d, so at least its minimum
-   * (unless another description took d's address: then the room is only
-   * too small, and end_in_place moves chunk 0). */
+   * (unless another description took d's address, or a key of the
+   * process-wide table matched falsely: then the room is wrong, and the
+   * end of the record moves chunk 0). */
   unsigned k = hint_slot(d);
-  unsigned r = p->hint_key[k] == d ? p->hint_len[k]
-               : rw->plan_         ? rw->plan_->min_header
-                                   : desert_rec_min_header(d);
+  unsigned r;
+  if (p->hint_key[k] == d) {
+    r = p->hint_len[k];
+  } else {
+    const long g = desert_rec_ghint_get(d); /* a fresh writer: another's last header */
+    r = g >= 0 ? (unsigned)g : rw->plan_ ? rw->plan_->min_header : desert_rec_min_header(d);
+  }
   /* One reservation for the version byte and the room. */
   rw->at_ = w->t->len + 1;
   rw->reserved_ = r;
