@@ -51,9 +51,6 @@
 
 typedef struct cs {
   desert_options opt;
-  const desert_options *init_opt; /* what a fresh storage writer gets: NULL
-                                   * when opt is the defaults (README's
-                                   * one-shot path), else &opt */
   desert_writer *w; /* the row's reused writer (also used by fresh rows' checks) */
   desert_reader *r; /* the row's reader */
   int fresh;        /* 1: a new writer per op */
@@ -73,6 +70,9 @@ typedef struct cs {
   desert_writer_storage ws;     /* a fresh op's writer */
   desert_writer_storage ws_row; /* the row's writer */
   desert_reader_storage rs_row; /* the row's reader */
+  const desert_options *init_opt; /* what a fresh storage writer gets: NULL
+                                   * when opt is the defaults (README's
+                                   * one-shot path), else &opt */
 } cs;
 
 static void cs_free(void *p) {

@@ -8,8 +8,8 @@ requires, for each such function found in include/desert/*.h:
 
   * its definition (a plain one, or one made by a macro whose body
     defines desert_..._##name) in a src/ file that includes
-    core/writer_internal.h calls desert_w_live before anything but a NULL
-    test of its arguments, or
+    core/writer_internal.h calls desert_w_live before anything but NULL
+    tests of its arguments and the sticky-status test, or
   * it is listed in HEAD_ONLY below with the reason it needs no settle, or
   * its file does not include core/writer_internal.h (it can only call
     exported functions, which settle themselves).
@@ -41,6 +41,9 @@ HEAD_ONLY = {
 
 PROTO = re.compile(r"DESERT_API[^;{]*?\b(desert_\w+)\s*\(([^;{]*?)\)\s*;", re.S)
 NULL_TEST = re.compile(r"^\s*if\s*\(\s*!\s*\w+[^;{]*\)\s*return[^;]*;\s*$")
+# The sticky-status test reads only the head, so it may come first too.
+STATUS_TEST = re.compile(
+    r"^\s*if\s*\((?:DESERT_UNLIKELY\()?(\w+)->status\)?\)\s*return\s+\1->status;\s*$")
 
 
 def exported_writer_functions(include_dir):
@@ -78,7 +81,7 @@ def settles_first(body):
             continue
         if "desert_w_live(" in line:
             return True
-        if NULL_TEST.match(line):
+        if NULL_TEST.match(line) or STATUS_TEST.match(line):
             continue
         return False
     return False
@@ -142,7 +145,7 @@ def selftest():
             body += ("desert_status desert_write_f%d(desert_writer *w, int v) {\n"
                      "  if (!w) return DESERT_E_ARGUMENT;\n%s  return v;\n}\n" % (i, live))
         body += ("desert_status desert_write_late(desert_writer *w) {\n"
-                 "  if (w->status) return w->status;\n  desert_w_live(w);\n  return 0;\n}\n")
+                 "  if (w->depth > 3) return DESERT_E_DEPTH;\n  desert_w_live(w);\n  return 0;\n}\n")
         body += ("#define M(name, t) \\\n  desert_status desert_write_m_##name(desert_writer *w, t v) { \\\n"
                  "    return (desert_status)v; \\\n  }\nM(x, int)\n")
         open(os.path.join(src, "w.c"), "w").write(body)

@@ -365,8 +365,8 @@ const desert_options *desert_writer_options(const desert_writer *w) {
 
 #define DESERT_W_FIXED(name, type, n, put)                      \
   desert_status desert_write_##name(desert_writer *w, type v) { \
-    desert_w_live(w);                                           \
     if (DESERT_UNLIKELY(w->status)) return w->status;           \
+    desert_w_live(w);                                           \
     uint8_t *p = desert_w_reserve(w, n);                        \
     if (DESERT_UNLIKELY(!p)) return w->status;                  \
     put;                                                        \
@@ -402,8 +402,8 @@ desert_status desert_write_bool(desert_writer *w, bool v) {
 }
 
 desert_status desert_write_raw(desert_writer *w, const void *src, size_t n) {
-  desert_w_live(w);
   if (w->status) return w->status;
+  desert_w_live(w);
   if (!src && n) return desert_w_fail(w, DESERT_E_ARGUMENT);
   return desert_w_append(w, src, n);
 }
@@ -421,8 +421,8 @@ desert_status desert_write_var_i32(desert_writer *w, int32_t v) {
 /* ---- characters ----------------------------------------------------------- */
 
 desert_status desert_write_char(desert_writer *w, uint32_t cp) {
-  desert_w_live(w);
   if (w->status) return w->status;
+  desert_w_live(w);
   if ((cp >= 0xD800u && cp <= 0xDFFFu) || cp > 0x10FFFFu)
     return desert_w_fail(w, DESERT_E_INVALID_CHAR);
   if (w->opt.flags & DESERT_OPT_SCALA_CHARS) {
@@ -475,8 +475,8 @@ static desert_status validate_utf8(const desert_writer *w, const char *s, size_t
 }
 
 desert_status desert_write_string(desert_writer *w, const char *s, size_t len) {
-  desert_w_live(w);
   if (w->status) return w->status;
+  desert_w_live(w);
   if (!s && len) return desert_w_fail(w, DESERT_E_ARGUMENT);
   DESERT_NONNULL(s, len, char);
   desert_status st = validate_utf8(w, s, len);
@@ -485,8 +485,8 @@ desert_status desert_write_string(desert_writer *w, const char *s, size_t len) {
 }
 
 desert_status desert_write_cstring(desert_writer *w, const char *s) {
-  desert_w_live(w);
   if (w->status) return w->status;
+  desert_w_live(w);
   if (!s) return desert_w_fail(w, DESERT_E_ARGUMENT);
   return desert_write_string(w, s, strlen(s));
 }
@@ -540,8 +540,8 @@ static void utf16_lenient_convert(const uint16_t *s, size_t len, uint8_t *d) {
 }
 
 desert_status desert_write_string_utf16(desert_writer *w, const uint16_t *s, size_t len) {
-  desert_w_live(w);
   if (w->status) return w->status;
+  desert_w_live(w);
   if (!s && len) return desert_w_fail(w, DESERT_E_ARGUMENT);
   DESERT_NONNULL(s, len, uint16_t);
   size_t n;
@@ -571,8 +571,8 @@ desert_status desert_write_string_utf16(desert_writer *w, const uint16_t *s, siz
 }
 
 desert_status desert_write_string_latin1(desert_writer *w, const uint8_t *s, size_t len) {
-  desert_w_live(w);
   if (w->status) return w->status;
+  desert_w_live(w);
   if (!s && len) return desert_w_fail(w, DESERT_E_ARGUMENT);
   DESERT_NONNULL(s, len, uint8_t);
   size_t n = w->k->utf8_len_from_latin1(s, len);
@@ -587,8 +587,8 @@ desert_status desert_write_string_latin1(desert_writer *w, const uint8_t *s, siz
 }
 
 desert_status desert_write_dedup_string(desert_writer *w, const char *s, size_t len) {
-  desert_w_live(w);
   if (w->status) return w->status;
+  desert_w_live(w);
   if (!s && len) return desert_w_fail(w, DESERT_E_ARGUMENT);
   DESERT_NONNULL(s, len, char);
   /* Only valid text is ever registered, so a hit needs no validation. */
@@ -607,8 +607,8 @@ desert_status desert_write_dedup_string(desert_writer *w, const char *s, size_t 
 /* ---- byte blocks and collections ------------------------------------------- */
 
 desert_status desert_write_bytes(desert_writer *w, const void *src, size_t n) {
-  desert_w_live(w);
   if (w->status) return w->status;
+  desert_w_live(w);
   if (!src && n) return desert_w_fail(w, DESERT_E_ARGUMENT);
   if (n > UINT32_MAX) return desert_w_fail(w, DESERT_E_LENGTH_TOO_LARGE);
   desert_status st = desert_w_var_u32(w, (uint32_t)n);
@@ -617,8 +617,8 @@ desert_status desert_write_bytes(desert_writer *w, const void *src, size_t n) {
 }
 
 desert_status desert_write_count(desert_writer *w, size_t n) {
-  desert_w_live(w);
   if (w->status) return w->status;
+  desert_w_live(w);
   if (n > (size_t)INT32_MAX) return desert_w_fail(w, DESERT_E_LENGTH_TOO_LARGE);
   return desert_w_var_u32(w, desert_zigzag32((int32_t)n));
 }
@@ -640,8 +640,8 @@ desert_status desert_write_stream_end(desert_writer *w) {
  * the threshold where an indirect call costs more than it saves. */
 #define DESERT_W_ARRAY(name, type, width, kernel, put)                                   \
   desert_status desert_write_##name##_array(desert_writer *w, const type *v, size_t n) { \
-    desert_w_live(w);                                                                    \
     if (w->status) return w->status;                                                     \
+    desert_w_live(w);                                                                    \
     if (!v && n) return desert_w_fail(w, DESERT_E_ARGUMENT);                             \
     if (n > SIZE_MAX / (width)) return desert_w_fail(w, DESERT_E_LENGTH_TOO_LARGE);      \
     uint8_t *p = NULL;                                                                   \
@@ -689,8 +689,8 @@ static desert_status w_var_run(desert_writer *w, const uint32_t *v, size_t n, bo
 }
 
 desert_status desert_write_var_u32_array(desert_writer *w, const uint32_t *v, size_t n) {
-  desert_w_live(w);
   if (w->status) return w->status;
+  desert_w_live(w);
   if (!v && n) return desert_w_fail(w, DESERT_E_ARGUMENT);
   if (n > SIZE_MAX / DESERT_VAR32_MAX_BYTES) return desert_w_fail(w, DESERT_E_LENGTH_TOO_LARGE);
   if (n && n < DESERT_BULK_THRESHOLD && w_var_run_fits(w, n)) return w_var_run(w, v, n, false);
@@ -706,8 +706,8 @@ desert_status desert_write_var_u32_array(desert_writer *w, const uint32_t *v, si
 }
 
 desert_status desert_write_var_i32_array(desert_writer *w, const int32_t *v, size_t n) {
-  desert_w_live(w);
   if (w->status) return w->status;
+  desert_w_live(w);
   if (!v && n) return desert_w_fail(w, DESERT_E_ARGUMENT);
   if (n > SIZE_MAX / DESERT_VAR32_MAX_BYTES) return desert_w_fail(w, DESERT_E_LENGTH_TOO_LARGE);
   if (n && n < DESERT_BULK_THRESHOLD && w_var_run_fits(w, n))
@@ -747,8 +747,8 @@ desert_status desert_write_uuid(desert_writer *w, const uint8_t uuid[16]) {
 }
 
 desert_status desert_write_ref(desert_writer *w, const void *obj, bool *is_new) {
-  desert_w_live(w);
   if (w->status) return w->status;
+  desert_w_live(w);
   if (!obj || !is_new) return desert_w_fail(w, DESERT_E_ARGUMENT);
   desert_w_tables(w);
   uint32_t id = desert_reftab_find(&w->refs, obj);

@@ -94,7 +94,8 @@ enum { DESERT_WX_TABLES = 1u, DESERT_WX_HELD = 2u, DESERT_WX_COMPRESS = 4u };
  * STD_SIZE) are set and nothing else: the inline functions need only the head, and a
  * one-shot message of plain values never needs more. Every exported
  * function that takes a writer and reads anything past the head calls
- * desert_w_live first (test/check_writer_entries.py checks it), which
+ * desert_w_live first (after NULL tests and the sticky-status test, which
+ * read only the head) (test/check_writer_entries.py checks it), which
  * settles the rest once; busy is then 0 and the writer is like any other.
  * desert_writer_free of a pending writer has nothing to release. */
 enum {
@@ -109,7 +110,11 @@ __attribute__((noinline, cold)) void desert_w_settle(desert_writer *w);
 /* NULL passes through: functions that answer DESERT_E_ARGUMENT for a NULL
  * writer still do so after their desert_w_live. */
 DESERT_INLINE void desert_w_live(desert_writer *w) {
-  if (DESERT_UNLIKELY(w != NULL && (w->busy & DESERT_WBUSY_PENDING))) desert_w_settle(w);
+  /* Two tests, each with its own expectation: one combined unlikely test
+   * made gcc move the common (non-NULL) path out of line. */
+  if (DESERT_LIKELY(w != NULL)) {
+    if (DESERT_UNLIKELY(w->busy & DESERT_WBUSY_PENDING)) desert_w_settle(w);
+  }
 }
 
 /* Notes that w now holds memory or hooks desert_writer_free must release. */

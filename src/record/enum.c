@@ -70,8 +70,8 @@ desert_status desert_enum_case_index(const desert_enum_desc *d, uint32_t id, siz
 
 desert_status desert_enum_write_begin(desert_writer *w, const desert_enum_desc *d, size_t index) {
   if (!w) return DESERT_E_ARGUMENT;
-  desert_w_live(w);
   if (w->status) return w->status;
+  desert_w_live(w);
   uint32_t id;
   desert_status st = desert_enum_case_id(d, index, &id);
   if (st) return desert_w_fail(w, st);
@@ -129,8 +129,8 @@ desert_status desert_enum_read_end(desert_reader *r, const desert_enum_desc *d) 
 desert_status desert_registry_write_type(desert_writer *w, const uint32_t *ids, size_t count,
                                          size_t index) {
   if (!w) return DESERT_E_ARGUMENT;
-  desert_w_live(w);
   if (w->status) return w->status;
+  desert_w_live(w);
   if (!ids && count) return desert_w_fail(w, DESERT_E_ARGUMENT);
   if (index >= count) return desert_w_fail(w, DESERT_E_TYPE_NOT_REGISTERED);
   return desert_w_var_u32(w, ids[index]);

@@ -103,8 +103,8 @@ static desert_status emit_block(desert_writer *w, size_t plain, const uint8_t *d
 desert_status desert_write_compressed(desert_writer *w, desert_compression flavour, int level,
                                       const void *src, size_t n) {
   if (!w) return DESERT_E_ARGUMENT;
-  desert_w_live(w);
   if (w->status) return w->status;
+  desert_w_live(w);
   if ((!src && n) || (flavour != DESERT_COMPRESSION_RAW && flavour != DESERT_COMPRESSION_ZLIB) ||
       level < -1 || level > 12)
     return desert_w_fail(w, DESERT_E_ARGUMENT);
@@ -141,8 +141,8 @@ desert_status desert_write_compressed(desert_writer *w, desert_compression flavo
 
 desert_status desert_write_compressed_zstd(desert_writer *w, int level, const void *src, size_t n) {
   if (!w) return DESERT_E_ARGUMENT;
-  desert_w_live(w);
   if (w->status) return w->status;
+  desert_w_live(w);
   if ((!src && n) || level < -1 || level > ZSTD_maxCLevel())
     return desert_w_fail(w, DESERT_E_ARGUMENT);
   if (n > UINT32_MAX) return desert_w_fail(w, DESERT_E_LENGTH_TOO_LARGE);

@@ -14,8 +14,8 @@
 
 desert_status desert_write_ip_addr(desert_writer *w, const desert_ip_addr *v) {
   if (!w) return DESERT_E_ARGUMENT;
-  desert_w_live(w);
   if (w->status) return w->status;
+  desert_w_live(w);
   if (!v) return desert_w_fail(w, DESERT_E_ARGUMENT);
   size_t n = v->is_v6 ? 16 : 4;
   uint8_t *p = desert_w_reserve(w, 1 + n);
@@ -46,8 +46,8 @@ desert_status desert_read_ip_addr(desert_reader *r, desert_ip_addr *out) {
 
 desert_status desert_write_mac_address(desert_writer *w, const uint8_t mac[6]) {
   if (!w) return DESERT_E_ARGUMENT;
-  desert_w_live(w);
   if (w->status) return w->status;
+  desert_w_live(w);
   if (!mac) return desert_w_fail(w, DESERT_E_ARGUMENT);
   return desert_w_append(w, mac, 6);
 }
@@ -76,8 +76,8 @@ static bool has_scheme(const char *s, size_t len) {
 
 desert_status desert_write_url(desert_writer *w, const char *text, size_t len) {
   if (!w) return DESERT_E_ARGUMENT;
-  desert_w_live(w);
   if (w->status) return w->status;
+  desert_w_live(w);
   if (!text || !has_scheme(text, len)) return desert_w_fail(w, DESERT_E_ARGUMENT);
   return desert_write_string(w, text, len); /* validates UTF-8 before writing */
 }

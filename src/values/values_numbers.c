@@ -80,8 +80,8 @@ static size_t minimal_start(const uint8_t *b, size_t n) {
 
 desert_status desert_write_bigint(desert_writer *w, const uint8_t *twos_be, size_t n) {
   if (!w) return DESERT_E_ARGUMENT;
-  desert_w_live(w);
   if (w->status) return w->status;
+  desert_w_live(w);
   if (!twos_be || n == 0) return desert_w_fail(w, DESERT_E_ARGUMENT);
   size_t s = minimal_start(twos_be, n);
   return desert_write_bytes(w, twos_be + s, n - s);
@@ -298,8 +298,8 @@ static bool bigdecimal_text_ok(const char *s, size_t len) {
 
 desert_status desert_write_bigdecimal(desert_writer *w, const char *text, size_t len) {
   if (!w) return DESERT_E_ARGUMENT;
-  desert_w_live(w);
   if (w->status) return w->status;
+  desert_w_live(w);
   if ((!text && len) || !bigdecimal_text_ok(text, len)) return desert_w_fail(w, DESERT_E_ARGUMENT);
   return desert_w_string_body(w, text, len); /* ASCII: valid UTF-8 */
 }
@@ -319,8 +319,8 @@ desert_status desert_read_bigdecimal(desert_reader *r, desert_str *text) {
 desert_status desert_write_bigdecimal_binary(desert_writer *w, int64_t scale,
                                              const uint8_t *unscaled_twos_be, size_t n) {
   if (!w) return DESERT_E_ARGUMENT;
-  desert_w_live(w);
   if (w->status) return w->status;
+  desert_w_live(w);
   if (!unscaled_twos_be || n == 0) return desert_w_fail(w, DESERT_E_ARGUMENT);
   size_t s = minimal_start(unscaled_twos_be, n);
   size_t m = n - s;
