@@ -410,10 +410,9 @@ DESERT_INLINE desert_status write_begin(desert_writer *w, const desert_record_de
   if (st) return desert_w_fail(w, st);
   if (w->depth >= w->opt.max_depth) return desert_w_fail(w, DESERT_E_DEPTH);
   unsigned v = (unsigned)d->step_count;
-  if (plan && counts_in_place(w, plan)) {
-    begin_counted(w, plan, rw);
-    return DESERT_OK;
-  }
+  /* (a counted record never gets here: desert_record_write_begin_plan
+   * takes it first, and the description-based path has no plan but the
+   * tuples' static ones, which are version 0) */
   if (v && w->t->mode == DESERT_WMODE_GROW) {
     /* Chunk 0 in place after the version byte and the header's room; the
      * sequential layout takes every chunk in place, so its record needs a
@@ -464,7 +463,7 @@ desert_status desert_record_write_begin_plan(desert_writer *w, const desert_reco
   /* Size-only with an ordered plan: the counted layout, straight away
    * (write_begin's checks, in its order, all pass), without the general
    * path's register saves. */
-  if (plan && w && rw && !w->status && w->depth < w->opt.max_depth && counts_in_place(w, plan)) {
+  if (plan && w && counts_in_place(w, plan) && rw && !w->status && w->depth < w->opt.max_depth) {
     begin_counted(w, plan, rw);
     return DESERT_OK;
   }
@@ -585,17 +584,9 @@ desert_status desert_record_write_field(desert_record_writer *rw, size_t index) 
   if (w && rw->state_ == 1 && !w->status && index < p->field_count) {
     const desert_rec_pfield *f = &p->fields[index];
     if (!(f->flags & DESERT_FIELD_TRANSIENT) && rw->next_ <= index && rw->next_ >= f->min_next &&
-        (!rw->version_ || rw->layout_ == LAYOUT_COUNTED || is_live(w, rw))) {
-      /* (the writes go to the current chunk already; the counted layout
-       * switches here, without a call) */
-      if (rw->version_ && f->chunk != rw->chunk_) {
-        if (rw->layout_ == LAYOUT_COUNTED) {
-          count_leave(w, rw);
-          rw->chunk_ = f->chunk;
-        } else {
-          enter_chunk(w, rw, f->chunk);
-        }
-      }
+        (!rw->version_ || is_live(w, rw) || rw->layout_ == LAYOUT_COUNTED)) {
+      /* (the writes go to the current chunk already) */
+      if (rw->version_ && f->chunk != rw->chunk_) enter_chunk(w, rw, f->chunk);
       rw->next_ = index + 1;
       return DESERT_OK;
     }
@@ -870,7 +861,10 @@ static void end_seq(desert_writer *w, desert_record_writer *rw, rec_wpool *p) {
 
 /* The counted layout's end: what write_end_general does for it, without
  * that function's register saves. */
+REC_NOINLINE static desert_status write_end_general(desert_record_writer *rw);
+
 static inline desert_status end_counted(desert_record_writer *rw) {
+  if (rw->state_ != 1) return write_end_general(rw);
   desert_writer *w = rw->w;
   rw->state_ = 2;
   w->t = rw->outer_;
@@ -885,10 +879,10 @@ static inline desert_status end_counted(desert_record_writer *rw) {
   return w->status;
 }
 
-REC_NOINLINE static desert_status write_end_general(desert_record_writer *rw);
-
 desert_status desert_record_write_end(desert_record_writer *rw) {
-  if (rw && rw->w && rw->state_ == 1 && rw->layout_ == LAYOUT_COUNTED) return end_counted(rw);
+  /* (one test for the other layouts: a counted rw always has its writer,
+   * and end_counted sends an rw that is not open to the general path) */
+  if (rw && rw->layout_ == LAYOUT_COUNTED) return end_counted(rw);
   return write_end_general(rw);
 }
 
