@@ -94,10 +94,12 @@
  * the memory and buffer-size failures cannot happen). With
  * a plan whose steps are only FieldAdded / FieldMadeOptional and whose
  * fields' chunks never decrease in declaration order (any number of
- * steps), it counts without storing anything and without a call per
- * write: the record's bytes add up in the writer's count as they are
- * written, and the header's size follows from the chunk sizes. This is
- * the recommended way to compute a record's size before writing it.
+ * steps), it counts without storing anything and without chunk buffers:
+ * the record's bytes add up in the writer's count as they are written,
+ * and the header's size follows from the chunk sizes; with the inline
+ * writes (writer_inline.h) its numbers, tags, counts and short ASCII
+ * strings cost no call. This is the recommended way to compute a
+ * record's size before writing it.
  *
  * DeduplicatedString fields in records with FieldRemoved/FieldMadeTransient
  * steps: writers register field strings before header names, readers the

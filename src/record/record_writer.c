@@ -8,8 +8,8 @@
  *    number of steps): the counted layout. Nothing is stored and no
  *    buffer or frame is taken; the fields count in the enclosing count,
  *    chunk after chunk, and the header adds up from the chunk sizes as
- *    the writes leave each chunk (see count_leave). Its begin, field
- *    switch and end run without calls.
+ *    the writes leave each chunk (see count_leave). Its begin and end make
+ *    no further call and save no registers.
  *  - GROW target, sequential plan (REC_PLAN_SEQ: a fixed header, at most
  *    REC_SEQ_MAX steps, chunks that never decrease in declaration order —
  *    fields added at the end): every chunk is written in place, one after
