@@ -2282,7 +2282,7 @@ const codec_case bench_desert_cases[] = {
      0, 3005, 0, setup_dedup_reused, verify_dedup, run_dedup_ser, cs_free, run_dedup_ser_batch},
     {"c09_dedup100_de", "desert", "deserialize DeduplicatedString x100", 9, HL, 3389, 0,
      setup_dedup_reused, verify_dedup, run_dedup_de, cs_free, run_dedup_de_batch},
-    {"c10_record_size", "desert", "serialized size of case 8's record (size-only writer in caller storage, plan, inline)",
+    {"c10_record_size", "desert", "serialized size of case 8's record (size-only writer in caller storage, plan, inline: counted in place)",
      10, HL, 161, 0, setup_rec8_count_st, verify_rec8_size_st, run_rec8_size_st, cs_free, run_rec8_size_st_batch},
     {"c10_record_size_heap", "desert", "serialized size of case 8's record (size-only writer) (heap contexts, exported functions)",
      10, 0, 161, 0, setup_rec8_count, verify_rec8_size, run_rec8_size, cs_free, run_rec8_size_batch},

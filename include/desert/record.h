@@ -88,6 +88,19 @@
  * mode no chunk is stored: the writer counts each chunk's bytes.
  * Version-0 records are written straight through.
  *
+ * Size-only mode (desert_writer_count_only, desert_encode with no buffer)
+ * gives exactly the byte count and the statuses writing the record would
+ * give (invalid UTF-8, too-long strings and chunks, misuse, depth; only
+ * the memory and buffer-size failures cannot happen). With
+ * a plan whose steps are only FieldAdded / FieldMadeOptional and whose
+ * fields' chunks never decrease in declaration order (any number of
+ * steps), it counts without storing anything and without chunk buffers:
+ * the record's bytes add up in the writer's count as they are written,
+ * and the header's size follows from the chunk sizes; with the inline
+ * writes (writer_inline.h) its numbers, tags, counts and short ASCII
+ * strings cost no call. This is the recommended way to compute a
+ * record's size before writing it.
+ *
  * DeduplicatedString fields in records with FieldRemoved/FieldMadeTransient
  * steps: writers register field strings before header names, readers the
  * other way round (FORMAT.md §13.6). This library reproduces both orders
@@ -259,8 +272,10 @@ typedef struct desert_record_writer {
                      * chunk was entered */
   unsigned chunk_;  /* chunk the writes go to now */
   unsigned layout_; /* 0 version 0, 1 chunk 0 in place, 2 size-only, 3 buffered,
-                     * 4 sequential (every chunk in place) */
-  unsigned reserved_; /* header bytes reserved in place */
+                     * 4 sequential (every chunk in place), 5 counted
+                     * (size-only, counted in place) */
+  unsigned reserved_; /* header bytes reserved in place; counted layout: a
+                       * chunk too large for its size entry */
 } desert_record_writer;
 
 /* Writes the version byte. Version 0: fields go straight to the output.

@@ -48,9 +48,11 @@ typedef struct desert_wtarget {
   size_t len;    /* bytes written to it */
   size_t cap;    /* bytes it can hold before the library must act (0 in
                   * size-only mode, where len counts past it) */
-  unsigned mode; /* private */
+  unsigned mode; /* private, but for one value: DESERT_WTARGET_COUNT_ in
+                  * size-only mode, where the inline writes only count */
   uint8_t *inl;  /* private */
 } desert_wtarget;
+#define DESERT_WTARGET_COUNT_ 2u
 
 typedef struct desert_writer_fast {
   desert_status status; /* the first error, DESERT_OK while none */

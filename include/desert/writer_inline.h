@@ -11,10 +11,12 @@
  * modes (growable, fixed caller buffer, size-only), same thread rules. It
  * only skips the call when nothing can go wrong: no error yet and room in
  * the target (for varints and counts: room for 5 bytes; for strings: up
- * to 63 bytes of ASCII, whose one-byte length prefix needs no checks). Any
- * other case — an error, a full buffer that must grow or fail, size-only
- * mode, a longer or non-ASCII string — calls the exported function, which
- * decides. Mixing the two forms on one writer is fine.
+ * to 63 bytes of ASCII, whose one-byte length prefix needs no checks), or
+ * no error yet and size-only mode, where the same values are only counted
+ * (nothing is stored). Any other case — an error, a full buffer that must
+ * grow or fail, a longer or non-ASCII string, a count above 2^31 - 1 —
+ * calls the exported function, which decides. Mixing the two forms on one
+ * writer is fine.
  *
  * The functions read and update only the documented head of the writer
  * (desert_writer_fast and the desert_wtarget it points at). The message
@@ -53,6 +55,19 @@ static inline desert_wtarget *desert_wfast_room_(desert_writer *w, size_t n) {
   if (DESERT_FAST_LIKELY_(f->status == DESERT_OK && t->len + n <= t->cap)) return t;
   return NULL;
 }
+/* Size-only mode (the target's mode DESERT_WTARGET_COUNT_, no error yet):
+ * counts n bytes without storing anything, as the exported function would
+ * (it stores them in a scratch area nobody reads); false when the exported
+ * function must handle the write. Only reached when desert_wfast_room_
+ * found no room, so the paths that write bytes pay nothing for it. */
+static inline bool desert_wfast_counted_(desert_writer *w, size_t n) {
+  desert_writer_fast *f = (desert_writer_fast *)(void *)w;
+  if (f->status == DESERT_OK && f->t->mode == DESERT_WTARGET_COUNT_) {
+    f->t->len += n;
+    return true;
+  }
+  return false;
+}
 /* Big-endian stores, written portably; gcc and clang turn each into one
  * byte swap and one store. */
 static inline void desert_fast_put16_(uint8_t *p, uint16_t v) {
@@ -89,18 +104,32 @@ static inline size_t desert_fast_put_var_(uint8_t *p, uint32_t v) {
   p[n++] = (uint8_t)v;
   return n;
 }
+/* Bytes of the shortest var_u32 of v (1..5). */
+static inline size_t desert_fast_var_len_(uint32_t v) {
+  return 1u + (v >= 0x80u) + (v >= 0x4000u) + (v >= 0x200000u) + (v >= 0x10000000u);
+}
 static inline uint32_t desert_fast_zigzag_(int32_t v) {
   return ((uint32_t)v << 1) ^ (0u - ((uint32_t)v >> 31));
 }
-/* True when s[0..n) is all ASCII (n < 64 here). */
+/* True when s[0..n) is all ASCII (n < 64 here). Whole words only, the
+ * last one overlapping the one before: no byte loop for the tail. */
 static inline bool desert_fast_ascii_(const uint8_t *s, size_t n) {
   uint64_t acc = 0, word;
-  size_t i = 0;
-  for (; i + 8 <= n; i += 8) {
-    memcpy(&word, s + i, 8);
+  if (n >= 8) {
+    for (size_t i = 0; i + 8 < n; i += 8) {
+      memcpy(&word, s + i, 8);
+      acc |= word;
+    }
+    memcpy(&word, s + n - 8, 8);
     acc |= word;
+  } else if (n >= 4) {
+    uint32_t a, b;
+    memcpy(&a, s, 4);
+    memcpy(&b, s + n - 4, 4);
+    acc = a | b;
+  } else if (n) {
+    acc = (uint64_t)(s[0] | s[n >> 1] | s[n - 1]);
   }
-  for (; i < n; i++) acc |= s[i];
   return (acc & 0x8080808080808080ull) == 0;
 }
 
@@ -197,7 +226,7 @@ static inline const uint8_t *desert_writer_data_inline(const desert_writer *w, s
 #define DESERT_FAST_W_(name, type, n, put)                                              \
   static inline desert_status desert_write_##name##_inline(desert_writer * w, type v) { \
     desert_wtarget *t = desert_wfast_room_(w, n);                                       \
-    if (!t) return desert_write_##name(w, v);                                           \
+    if (!t) return desert_wfast_counted_(w, n) ? DESERT_OK : desert_write_##name(w, v); \
     size_t len = t->len;                                                                \
     uint8_t *p = t->data + len;                                                         \
     put;                                                                                \
@@ -231,40 +260,54 @@ static inline void desert_wfast_var_(desert_wtarget *t, uint32_t v) {
 
 static inline desert_status desert_write_var_u32_inline(desert_writer *w, uint32_t v) {
   desert_wtarget *t = desert_wfast_room_(w, 5);
-  if (!t) return desert_write_var_u32(w, v);
+  if (!t) {
+    if (desert_wfast_counted_(w, desert_fast_var_len_(v))) return DESERT_OK;
+    return desert_write_var_u32(w, v);
+  }
   desert_wfast_var_(t, v);
   return DESERT_OK;
 }
 
 static inline desert_status desert_write_var_i32_inline(desert_writer *w, int32_t v) {
   desert_wtarget *t = desert_wfast_room_(w, 5);
-  if (!t) return desert_write_var_i32(w, v);
+  if (!t) {
+    if (desert_wfast_counted_(w, desert_fast_var_len_(desert_fast_zigzag_(v)))) return DESERT_OK;
+    return desert_write_var_i32(w, v);
+  }
   desert_wfast_var_(t, desert_fast_zigzag_(v));
   return DESERT_OK;
 }
 
 static inline desert_status desert_write_count_inline(desert_writer *w, size_t n) {
+  if (n > 0x7fffffffu) return desert_write_count(w, n);
   desert_wtarget *t = desert_wfast_room_(w, 5);
-  if (!t || n > 0x7fffffffu) return desert_write_count(w, n);
+  if (!t) {
+    if (desert_wfast_counted_(w, desert_fast_var_len_((uint32_t)n << 1))) return DESERT_OK;
+    return desert_write_count(w, n);
+  }
   desert_wfast_var_(t, (uint32_t)n << 1);
   return DESERT_OK;
 }
 
 /* ---- strings (FORMAT.md §4) ----------------------------------------------------
  * The inline path takes ASCII text of up to 63 bytes: its length prefix is
- * one byte and ASCII needs no UTF-8 validation. Anything else goes to
- * desert_write_string. */
+ * one byte and ASCII needs no UTF-8 validation (in size-only mode it only
+ * counts them). Anything else goes to desert_write_string, which validates
+ * (also in size-only mode). */
 static inline desert_status desert_write_string_inline(desert_writer *w, const char *s,
                                                        size_t len) {
   if (s && len < 64u) {
     desert_wtarget *t = desert_wfast_room_(w, len + 1);
-    if (t && desert_fast_ascii_((const uint8_t *)s, len)) {
-      size_t at = t->len;
-      uint8_t *p = t->data + at;
-      p[0] = (uint8_t)(len << 1);
-      memcpy(p + 1, s, len);
-      t->len = at + len + 1;
-      return DESERT_OK;
+    if (desert_fast_ascii_((const uint8_t *)s, len)) {
+      if (t) {
+        size_t at = t->len;
+        uint8_t *p = t->data + at;
+        p[0] = (uint8_t)(len << 1);
+        memcpy(p + 1, s, len);
+        t->len = at + len + 1;
+        return DESERT_OK;
+      }
+      if (desert_wfast_counted_(w, len + 1)) return DESERT_OK;
     }
   }
   return desert_write_string(w, s, len);

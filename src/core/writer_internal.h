@@ -12,6 +12,8 @@
 #include "core/strtab.h"
 
 enum { DESERT_WMODE_GROW = 0, DESERT_WMODE_FIXED = 1, DESERT_WMODE_COUNT = 2 };
+/* writer_inline.h recognises size-only targets by this value. */
+_Static_assert(DESERT_WMODE_COUNT == DESERT_WTARGET_COUNT_, "size-only mode value");
 
 /* desert_wtarget (declared in desert/writer.h for the inline fast paths) is
  * a byte sink: the main output or a record chunk buffer. GROW targets own
@@ -156,6 +158,10 @@ DESERT_INLINE uint8_t *desert_w_reserve(desert_writer *w, size_t n) {
   /* len + n, not cap - len: in size-only mode cap is 0 and len grows past
    * it, so every reservation takes the slow path to the sink. */
   if (DESERT_LIKELY(t->len + n <= t->cap)) return t->data + t->len;
+  /* Size-only (never a streaming sink's target): the sink, without the
+   * call, whose register saves cost more than this (records counted in
+   * place send every write of their fields here). */
+  if (t->mode == DESERT_WMODE_COUNT && n <= DESERT_W_SCRATCH) return w->count_sink;
   return desert_w_reserve_slow(w, n);
 }
 DESERT_INLINE void desert_w_commit(desert_writer *w, size_t n) { w->t->len += n; }

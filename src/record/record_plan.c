@@ -96,14 +96,15 @@ static desert_record_plan *build(const desert_record_desc *d, void *mem) {
     if (entries[s].kind != REC_H_CHUNK && entries[s].kind != REC_H_MO)
       flags &= ~(unsigned)REC_PLAN_FIXED_HEADER;
   }
-  if ((flags & REC_PLAN_FIXED_HEADER) && d->step_count <= REC_SEQ_MAX) {
+  if (flags & REC_PLAN_FIXED_HEADER) {
     unsigned last = 0;
-    flags |= REC_PLAN_SEQ;
+    flags |= REC_PLAN_ORDERED;
     for (size_t i = 0; i < d->field_count; i++) {
       if (fields[i].flags & DESERT_FIELD_TRANSIENT) continue;
-      if (fields[i].chunk < last) flags &= ~(unsigned)REC_PLAN_SEQ;
+      if (fields[i].chunk < last) flags &= ~(unsigned)REC_PLAN_ORDERED;
       last = fields[i].chunk;
     }
+    if ((flags & REC_PLAN_ORDERED) && d->step_count <= REC_SEQ_MAX) flags |= REC_PLAN_SEQ;
   }
   p->desc = d;
   p->fields = fields;

@@ -58,7 +58,12 @@ enum {
    * the end, the usual evolution): written in order, the chunks come out
    * one after the other, as the wire orders them, so a growable output
    * takes them all in place (record_writer.c, the sequential layout). */
-  REC_PLAN_SEQ = 1u << 2
+  REC_PLAN_SEQ = 1u << 2,
+  /* REC_PLAN_FIXED_HEADER and the written fields' chunks never decrease in
+   * declaration order, with any number of steps: size-only mode counts
+   * such a record in the enclosing count, one chunk after the other, with
+   * no chunk buffer (record_writer.c, the counted layout). */
+  REC_PLAN_ORDERED = 1u << 3
 };
 
 /* Most steps a REC_PLAN_SEQ plan has (the writer keeps one chunk start per

@@ -1,8 +1,15 @@
 /* src/record/record_writer.c — writing records (FORMAT.md §13.2–§13.4, §13.6):
  * version byte, chunks, evolution header, chunks in order.
  *
- * Version 0 goes straight to the output. A versioned record has four
+ * Version 0 goes straight to the output. A versioned record has five
  * layouts, chosen at begin by the enclosing target (w->t) and the plan:
+ *  - COUNT target (size-only mode), ordered plan (REC_PLAN_ORDERED: a
+ *    fixed header, chunks that never decrease in declaration order, any
+ *    number of steps): the counted layout. Nothing is stored and no
+ *    buffer or frame is taken; the fields count in the enclosing count,
+ *    chunk after chunk, and the header adds up from the chunk sizes as
+ *    the writes leave each chunk (see count_leave). Its begin and end make
+ *    no further call and save no registers.
  *  - GROW target, sequential plan (REC_PLAN_SEQ: a fixed header, at most
  *    REC_SEQ_MAX steps, chunks that never decrease in declaration order —
  *    fields added at the end): every chunk is written in place, one after
@@ -19,13 +26,12 @@
  *    it and the other chunks are appended. So chunk 0 — most of a record,
  *    and at every nesting level — is written once and never copied. (A
  *    fixed-header plan writes its header straight into the room.)
- *  - COUNT target (size-only mode): each chunk is a COUNT target of its
- *    own (its first bytes land in a scratch area so that the writers'
- *    inline path serves them, then in the writer's sink); _end counts the
- *    header and adds the chunk sizes (a fixed-header plan only adds
- *    lengths). No chunk is stored. (Counting every
- *    chunk in the enclosing target would send every write through the
- *    out-of-line path: measured slower for small records.)
+ *  - other COUNT targets (size-only mode: no plan, or a plan with names
+ *    in its header or chunks out of declaration order): each chunk is a
+ *    COUNT target of its own (its first bytes land in a scratch area,
+ *    then in the writer's sink); _end counts the header and adds the
+ *    chunk sizes (a fixed-header plan only adds lengths). No chunk is
+ *    stored.
  *  - FIXED target (the caller's buffer): every chunk in a chunk buffer and
  *    the header written before them at _end, as the format orders it, so
  *    a buffer that is too small fails exactly as it always did.
@@ -225,7 +231,48 @@ static inline bool is_live(const desert_writer *w, const desert_record_writer *r
   return frame_live(w, rw) != NULL;
 }
 
-enum { LAYOUT_V0 = 0, LAYOUT_IN_PLACE = 1, LAYOUT_COUNT = 2, LAYOUT_BUFFERED = 3, LAYOUT_SEQ = 4 };
+enum {
+  LAYOUT_V0 = 0,
+  LAYOUT_IN_PLACE = 1,
+  LAYOUT_COUNT = 2,
+  LAYOUT_BUFFERED = 3,
+  LAYOUT_SEQ = 4,
+  LAYOUT_COUNTED = 5
+};
+
+/* Whether rw may still send writes where it does: a counted record
+ * (size-only, ordered plan) takes no frame and no buffer, so nothing of
+ * the pool can have gone stale under it; the others need their frame. */
+static bool rec_live(const desert_writer *w, const desert_record_writer *rw) {
+  return rw->layout_ == LAYOUT_COUNTED || frame_live(w, rw) != NULL;
+}
+
+/* ---- the counted layout ----------------------------------------------------------
+ * Size-only mode with a REC_PLAN_ORDERED plan (fixed header, chunks in
+ * declaration order): nothing is stored or buffered. _begin counts the
+ * version byte and the header's fewest bytes (plan->min_header: one per
+ * chunk size, two per made-optional entry) in the enclosing count
+ * (rw->outer_, which stays the writer's target); the fields' writes count
+ * there too, chunk after chunk, since the plan's chunks come in field
+ * order; when the writes leave a chunk (count_leave), the bytes its size
+ * takes beyond the one min_header counted are added. rw->at_ is the count
+ * where the live chunk began; rw->reserved_ (unused by this layout
+ * otherwise) notes a chunk above 2^31 - 1 bytes, reported at _end like the
+ * other layouts do. Chunks no field reaches are empty: one byte each,
+ * already in min_header. Same count and statuses as writing the record. */
+static inline void count_leave(desert_writer *w, desert_record_writer *rw) {
+  desert_wtarget *o = rw->outer_;
+  if (o->len < rw->at_) { /* the writer was reset under the record */
+    desert_w_fail(w, DESERT_E_STATE);
+    return;
+  }
+  const size_t n = o->len - rw->at_;
+  if (n > (size_t)INT32_MAX)
+    rw->reserved_ = 1;
+  else if (n > 63) /* (sizes up to 63 take the one byte already counted) */
+    o->len += desert_var_u32_len(desert_zigzag32((int32_t)n)) - 1;
+  rw->at_ = o->len;
+}
 
 /* Sequential layout: the writes have reached chunk c (>= rw->chunk_, the
  * plan's chunks never decrease); the chunks after the current one up to c
@@ -324,6 +371,40 @@ DESERT_INLINE desert_status reserve_header(desert_writer *w, desert_record_write
   return DESERT_OK;
 }
 
+/* Whether a plan's record starts in the counted layout on w now. */
+static inline bool counts_in_place(const desert_writer *w, const desert_record_plan *plan) {
+  return (plan->flags & REC_PLAN_ORDERED) && w->t->mode == DESERT_WMODE_COUNT;
+}
+
+/* The counted layout's begin, once the checks before it passed (no error,
+ * depth below the limit): sets up all of rw, counts the version byte and
+ * the header's fewest bytes. */
+static inline void begin_counted(desert_writer *w, const desert_record_plan *plan,
+                                 desert_record_writer *rw) {
+  desert_wtarget *o = w->t;
+  o->len += 1 + (size_t)plan->min_header;
+  /* Every member, one by one (a compound literal became a `rep stos`,
+   * slow to start): the caller's rw may hold anything. strings0_ is only
+   * read for header names, which an ordered plan's header has none of. */
+  rw->w = w;
+  rw->desc = plan->desc;
+  rw->outer_ = o;
+  rw->frame_ = SIZE_MAX;
+  rw->base_ = 0;
+  rw->next_ = 0;
+  rw->strings0_ = 0;
+  rw->serial_ = 0;
+  rw->version_ = plan->version;
+  rw->state_ = 1;
+  rw->plan_ = plan;
+  rw->at_ = o->len;
+  rw->chunk_ = 0;
+  rw->layout_ = LAYOUT_COUNTED;
+  rw->reserved_ = 0;
+  w->depth++;
+  w->busy = 1; /* a reset must restore depth (desert_writer_reset_inline) */
+}
+
 /* Inlined into both begin calls: the description-based one would
  * otherwise pay a second call per record. */
 DESERT_INLINE desert_status write_begin(desert_writer *w, const desert_record_desc *d,
@@ -340,6 +421,9 @@ DESERT_INLINE desert_status write_begin(desert_writer *w, const desert_record_de
   if (st) return desert_w_fail(w, st);
   if (w->depth >= w->opt.max_depth) return desert_w_fail(w, DESERT_E_DEPTH);
   unsigned v = (unsigned)d->step_count;
+  /* (a counted record never gets here: desert_record_write_begin_plan
+   * takes it first, and the description-based path has no plan but the
+   * tuples' static ones, which are version 0) */
   if (v && w->t->mode == DESERT_WMODE_GROW) {
     /* Chunk 0 in place after the version byte and the header's room; the
      * sequential layout takes every chunk in place, so its record needs a
@@ -382,9 +466,26 @@ desert_status desert_record_write_begin(desert_writer *w, const desert_record_de
   return write_begin(w, d, desert_rec_static_plan(d), rw);
 }
 
+REC_NOINLINE static desert_status write_begin_plan_general(desert_writer *w,
+                                                          const desert_record_plan *plan,
+                                                          desert_record_writer *rw);
+
 desert_status desert_record_write_begin_plan(desert_writer *w, const desert_record_plan *plan,
                                              desert_record_writer *rw) {
   desert_w_live(w);
+  /* Size-only with an ordered plan: the counted layout, straight away
+   * (write_begin's checks, in its order, all pass), without the general
+   * path's register saves. */
+  if (plan && w && counts_in_place(w, plan) && rw && !w->status && w->depth < w->opt.max_depth) {
+    begin_counted(w, plan, rw);
+    return DESERT_OK;
+  }
+  return write_begin_plan_general(w, plan, rw);
+}
+
+REC_NOINLINE static desert_status write_begin_plan_general(desert_writer *w,
+                                                          const desert_record_plan *plan,
+                                                          desert_record_writer *rw) {
   if (!plan) {
     if (!w || !rw) return DESERT_E_ARGUMENT;
     desert_zero(rw, sizeof *rw);
@@ -405,6 +506,11 @@ static bool skipped_written_field(const desert_record_desc *d, size_t from, size
 /* Sends the following writes to chunk c. */
 static void enter_chunk(desert_writer *w, desert_record_writer *rw, unsigned c) {
   rec_wpool *p = w->records;
+  if (rw->layout_ == LAYOUT_COUNTED) {
+    count_leave(w, rw);
+    rw->chunk_ = c;
+    return;
+  }
   if (rw->layout_ == LAYOUT_SEQ) {
     seq_enter(w->t, rw, &p->frames[rw->frame_], c);
     return;
@@ -428,7 +534,7 @@ DESERT_INLINE desert_status write_field_impl(desert_record_writer *rw, size_t in
       skipped_written_field(d, rw->next_, index))
     return desert_w_fail(w, DESERT_E_STATE);
   if (rw->version_) {
-    if (!frame_live(w, rw)) return desert_w_fail(w, DESERT_E_STATE);
+    if (!rec_live(w, rw)) return desert_w_fail(w, DESERT_E_STATE);
     unsigned c = plan ? plan->fields[index].chunk : desert_rec_field_chunk(d, index, NULL);
     enter_chunk(w, rw, c);
   }
@@ -491,7 +597,7 @@ desert_status desert_record_write_field(desert_record_writer *rw, size_t index) 
   if (w && rw->state_ == 1 && !w->status && index < p->field_count) {
     const desert_rec_pfield *f = &p->fields[index];
     if (!(f->flags & DESERT_FIELD_TRANSIENT) && rw->next_ <= index && rw->next_ >= f->min_next &&
-        (!rw->version_ || is_live(w, rw))) {
+        (!rw->version_ || is_live(w, rw) || rw->layout_ == LAYOUT_COUNTED)) {
       /* (the writes go to the current chunk already) */
       if (rw->version_ && f->chunk != rw->chunk_) enter_chunk(w, rw, f->chunk);
       rw->next_ = index + 1;
@@ -766,7 +872,34 @@ static void end_seq(desert_writer *w, desert_record_writer *rw, rec_wpool *p) {
   remember_header(p, rw->desc, h);
 }
 
+/* The counted layout's end: what write_end_general does for it, without
+ * that function's register saves. */
+REC_NOINLINE static desert_status write_end_general(desert_record_writer *rw);
+
+static inline desert_status end_counted(desert_record_writer *rw) {
+  if (rw->state_ != 1) return write_end_general(rw);
+  desert_writer *w = rw->w;
+  rw->state_ = 2;
+  w->t = rw->outer_;
+  if (!w->status && rw->next_ < rw->desc->field_count &&
+      skipped_written_field(rw->desc, rw->next_, rw->desc->field_count))
+    desert_w_fail(w, DESERT_E_STATE);
+  if (!w->status) {
+    count_leave(w, rw); /* the last chunk */
+    if (!w->status && rw->reserved_) desert_w_fail(w, DESERT_E_LENGTH_TOO_LARGE);
+  }
+  if (w->depth) w->depth--;
+  return w->status;
+}
+
 desert_status desert_record_write_end(desert_record_writer *rw) {
+  /* (one test for the other layouts: a counted rw always has its writer,
+   * and end_counted sends an rw that is not open to the general path) */
+  if (rw && rw->layout_ == LAYOUT_COUNTED) return end_counted(rw);
+  return write_end_general(rw);
+}
+
+REC_NOINLINE static desert_status write_end_general(desert_record_writer *rw) {
   if (!rw || !rw->w) return DESERT_E_ARGUMENT;
   desert_writer *w = rw->w;
   if (rw->state_ != 1) return w->status ? w->status : desert_w_fail(w, DESERT_E_STATE);

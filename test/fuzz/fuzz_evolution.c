@@ -17,7 +17,9 @@
  * fail cleanly (reader invariants and the memory bound of fuzz_common).
  * Every version also reads the input through its prepared plan (record.h)
  * and must get the same status, offset and value as through its
- * description, and writing through the plan must give the same bytes. */
+ * description, and writing through the plan must give the same bytes;
+ * a size-only writer (through the plan: V2-V4 are counted in place; and
+ * through the description) must count exactly that many bytes. */
 #include <stdlib.h>
 #include <string.h>
 
@@ -231,6 +233,9 @@ FZ_TARGET(evolution) {
   FZ_CHECK(desert_writer_create(&wo, &wm) == DESERT_OK);
   wo.flags = DESERT_OPT_LEGACY_HEADER_STRINGS;
   FZ_CHECK(desert_writer_create(&wo, &w) == DESERT_OK);
+  desert_writer *wc = NULL; /* size-only, w's options */
+  FZ_CHECK(desert_writer_create(&wo, &wc) == DESERT_OK);
+  desert_writer_count_only(wc);
 
   for (size_t k = 0; k < 5; k++) {
     const version *v = &versions[k];
@@ -267,6 +272,14 @@ FZ_TARGET(evolution) {
     size_t np;
     const uint8_t *bp = desert_writer_data(w, &np);
     FZ_CHECK_MSG(np == n1 && memcmp(bp, b1, n1) == 0, "V%zu: plan write differs", k + 1);
+    for (int pm = 0; pm < 2; pm++) {
+      desert_writer_reset(wc);
+      plan_mode = pm != 0;
+      FZ_CHECK(write_item(wc, v, &it) == DESERT_OK);
+      plan_mode = false;
+      FZ_CHECK_MSG(desert_writer_size(wc) == n1, "V%zu: size-only (%s) counts %zu, wrote %zu",
+                   k + 1, pm ? "plan" : "description", desert_writer_size(wc), n1);
+    }
 
     /* Same version: identical value, identical bytes. */
     item back;
@@ -324,6 +337,7 @@ FZ_TARGET(evolution) {
     }
     free(b1);
   }
+  desert_writer_free(wc);
   desert_writer_free(wm);
   desert_writer_free(w);
   fz_reader_free(r2);
