@@ -67,20 +67,25 @@ DESERT_FAST_AS_(as_f64, uint64_t, double)
 /* ---- message boundary ------------------------------------------------------------
  * desert_reader_begin_inline(r, data, len): exactly desert_reader_begin(r,
  * data, len), same status and same state afterwards. When the previous
- * message left nothing to clear (no error, no session table entry, no
- * arena allocation, no nesting, no stream since the last begin, reset or
- * init) and data is not NULL, starting a message is four stores, done
- * here; anything else (r NULL, data NULL, an error, state to clear) runs
- * the exported function. An empty input (len 0) may stay here; the one
- * difference from the exported begin is then the pointer a zero-byte
- * desert_read_raw returns: data itself rather than a non-NULL library
- * constant (both point at zero readable bytes). data is borrowed as for
- * desert_reader_begin. Same thread rules (one thread at a time per
+ * message left nothing to clear but its status (no session table entry,
+ * arena allocation, nesting or stream since the last begin, reset or
+ * init) and data is not NULL, starting a message is five stores, done
+ * here, whether or not the previous message ended in an error (its error
+ * offset is only reported while the status holds an error, so storing
+ * DESERT_OK clears both); anything else (r NULL, data NULL, state to
+ * clear) runs the exported function. An empty input (len 0) may stay
+ * here; the one difference from the exported begin is then the pointer a
+ * zero-byte desert_read_raw returns: data itself rather than a non-NULL
+ * library constant (both point at zero readable bytes). data is borrowed
+ * as for desert_reader_begin. Same thread rules (one thread at a time per
  * reader). */
 static inline desert_status desert_reader_begin_inline(desert_reader *r, const void *data,
                                                        size_t len) {
   desert_reader_fast *f = (desert_reader_fast *)(void *)r;
-  if (DESERT_FAST_LIKELY_(f != NULL && data != NULL && f->status == DESERT_OK && f->busy == 0)) {
+  if (DESERT_FAST_LIKELY_(f != NULL && data != NULL && f->busy == 0)) {
+    /* The stored status also lets the compiler drop the status test of
+     * the inline read that follows. */
+    f->status = DESERT_OK;
     f->pos = 0;
     f->end = len;
     f->len = len;

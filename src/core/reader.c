@@ -138,7 +138,11 @@ desert_status desert_reader_begin(desert_reader *r, const void *data, size_t len
 desert_status desert_reader_status(const desert_reader *r) {
   return r ? r->status : DESERT_E_ARGUMENT;
 }
-size_t desert_reader_error_offset(const desert_reader *r) { return r ? r->err_offset : 0; }
+/* err_offset is meaningful only while status holds an error: the inline
+ * begin clears an error by storing status alone (reader_inline.h). */
+size_t desert_reader_error_offset(const desert_reader *r) {
+  return r && r->status ? r->err_offset : 0;
+}
 size_t desert_reader_offset(const desert_reader *r) { return r ? r->pos : 0; }
 size_t desert_reader_remaining(const desert_reader *r) { return r ? r->end - r->pos : 0; }
 desert_isa desert_reader_isa(const desert_reader *r) { return r ? r->k->isa : DESERT_ISA_AUTO; }
