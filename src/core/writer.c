@@ -363,11 +363,23 @@ const desert_options *desert_writer_options(const desert_writer *w) {
 
 /* ---- fixed-width primitives ------------------------------------------------ */
 
+/* The room test is written out (not desert_w_reserve) so the target's
+ * length stays in a register across the byte stores, which may alias it,
+ * and the fast path tests no pointer for NULL. */
 #define DESERT_W_FIXED(name, type, n, put)                      \
   desert_status desert_write_##name(desert_writer *w, type v) { \
     if (DESERT_UNLIKELY(w->status)) return w->status;           \
     desert_w_live(w);                                           \
-    uint8_t *p = desert_w_reserve(w, n);                        \
+    desert_wtarget *t = w->t;                                   \
+    const size_t len = t->len;                                  \
+    uint8_t *p;                                                 \
+    if (DESERT_LIKELY(len + (n) <= t->cap)) {                   \
+      p = t->data + len;                                        \
+      put;                                                      \
+      t->len = len + (n);                                       \
+      return DESERT_OK;                                         \
+    }                                                           \
+    p = desert_w_reserve(w, n); /* size-only sink, growth */    \
     if (DESERT_UNLIKELY(!p)) return w->status;                  \
     put;                                                        \
     desert_w_commit(w, n);                                      \
