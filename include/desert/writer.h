@@ -66,10 +66,10 @@ typedef struct desert_writer_fast {
 } desert_writer_fast;
 
 /* Private to desert_writer_init_inline (writer_inline.h); the library keeps
- * these fixed and checks them against its layout: the writer's first
- * output buffer follows the head (at sizeof(desert_writer_fast)) and holds
- * DESERT_WFAST_INLINE_CAP_ bytes; the busy bits of a writer whose context
- * past the head is not set up yet. */
+ * these fixed and checks them against its layout: that writer's first
+ * output buffer is the last DESERT_WFAST_INLINE_CAP_ bytes of its
+ * desert_writer_storage; the busy bits of a writer whose context past the
+ * head is not set up yet. */
 #define DESERT_WFAST_INLINE_CAP_ 256u
 #define DESERT_WFAST_PENDING_ 2u
 #define DESERT_WFAST_DEFAULTS_ 4u

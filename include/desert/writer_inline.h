@@ -193,7 +193,8 @@ static inline desert_status desert_writer_init_inline(void *storage, size_t size
                           size == DESERT_WRITER_STORAGE_SIZE &&
                           (uintptr_t)storage % DESERT_FAST_ALIGNOF_(desert_writer_storage) == 0)) {
     desert_writer_fast *f = (desert_writer_fast *)storage;
-    uint8_t *buf = (uint8_t *)storage + sizeof(desert_writer_fast);
+    /* the storage's last bytes: the library checks they lie past its context */
+    uint8_t *buf = (uint8_t *)storage + (DESERT_WRITER_STORAGE_SIZE - DESERT_WFAST_INLINE_CAP_);
     f->status = DESERT_OK;
     f->busy = DESERT_WFAST_PENDING_ | DESERT_WFAST_DEFAULTS_ | DESERT_WFAST_STD_SIZE_;
     f->t = &f->main;

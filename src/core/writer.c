@@ -100,9 +100,11 @@ FAST_OFFSET(busy);
 FAST_OFFSET(t);
 FAST_OFFSET(main);
 #undef FAST_OFFSET
-/* desert_writer_init_inline builds the head pointing at this buffer. */
-_Static_assert(offsetof(struct desert_writer, inline_buf) == sizeof(desert_writer_fast),
-               "inline buffer right after the head");
+/* desert_writer_init_inline puts the first output buffer in the last
+ * DESERT_W_INLINE bytes of a desert_writer_storage, after the context. */
+_Static_assert(sizeof(struct desert_writer) + DESERT_W_INLINE + DESERT_SPARE_ALIGN <=
+                   DESERT_WRITER_STORAGE_SIZE,
+               "desert_writer_storage too small for the context and a tail inline buffer");
 _Static_assert(DESERT_WMODE_GROW == 0, "desert_writer_init_inline writes mode 0");
 /* A default storage holds the context and leaves room for its lazy state
  * (a versioned record's chunk buffer pool is about 640 bytes). */
@@ -124,13 +126,14 @@ static void writer_head(desert_writer *w, unsigned busy) {
 }
 
 /* Everything after the head, k and opt, for a writer whose main target is
- * still its inline buffer. */
+ * still its inline buffer (main.inl: the struct's, or the storage's tail
+ * for desert_writer_init_inline). */
 static void writer_body(desert_writer *w) {
   /* Only the records and compression state need zeros (see the layout
    * note in writer_internal.h); the rest is set here. */
   desert_zero(&w->records, offsetof(desert_writer, deflate_c) - offsetof(desert_writer, records));
   w->depth = 0;
-  w->own = w->inline_buf;
+  w->own = w->main.inl;
   w->own_cap = DESERT_W_INLINE;
   w->spare.begin = NULL;
   w->extras = 0; /* tables: desert_w_tables */
@@ -215,7 +218,10 @@ desert_status desert_writer_init(void *storage, size_t size, const desert_option
 }
 
 void desert_w_settle(desert_writer *w) {
-  const size_t size = (w->busy & DESERT_WBUSY_STD_SIZE) ? DESERT_WRITER_STORAGE_SIZE : w->own_cap;
+  size_t size = (w->busy & DESERT_WBUSY_STD_SIZE) ? DESERT_WRITER_STORAGE_SIZE : w->own_cap;
+  /* desert_writer_init_inline's inline buffer is the storage's tail: the
+   * spare area ends before it. */
+  if (w->main.inl != w->inline_buf) size -= DESERT_W_INLINE;
   if (w->busy & DESERT_WBUSY_DEFAULTS) {
     desert_options_set_defaults(&w->opt);
     w->k = desert_kernels_default();
@@ -246,7 +252,7 @@ static void free_extras(desert_writer *w) {
   if (w->records_free) w->records_free(w);
   if ((w->extras & DESERT_WX_COMPRESS) && has_compressors(w))
     desert_writer_free_compressors(w); /* also owns w->scratch */
-  if (w->own != w->inline_buf) desert_mem_free(&w->opt.allocator, w->own, w->own_cap);
+  if (w->own != w->main.inl) desert_mem_free(&w->opt.allocator, w->own, w->own_cap);
   if (w->extras & DESERT_WX_TABLES) {
     if (w->strings.entries || w->strings.slots || w->strings.text.head)
       desert_strtab_free(&w->strings);
@@ -320,7 +326,7 @@ void desert_writer_use_growable(desert_writer *w) {
   if (!w) return;
   const bool pending = switch_pending(w);
   /* a pending writer's own buffer is still its inline one */
-  w->main.data = pending ? w->inline_buf : w->own;
+  w->main.data = pending ? w->main.inl : w->own;
   w->main.cap = pending ? DESERT_W_INLINE : w->own_cap;
   w->main.mode = DESERT_WMODE_GROW;
   switch_done(w, pending);
