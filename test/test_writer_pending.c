@@ -31,6 +31,12 @@ static const char k_text[] = "pending writers settle on first use";
 static uint8_t k_blob[300]; /* larger than the 256-byte inline buffer */
 static const uint16_t k_utf16[] = {0x48, 0x00e9, 0x4e2d, 0xd83d, 0xde00};
 static const uint8_t k_latin1[] = {0x41, 0xe9, 0xff};
+/* longer than the 256-byte inline buffer: the string write must grow */
+static const char k_blob_text[] =
+    "0123456789012345678901234567890123456789012345678901234567890123456789"
+    "0123456789012345678901234567890123456789012345678901234567890123456789"
+    "0123456789012345678901234567890123456789012345678901234567890123456789"
+    "0123456789012345678901234567890123456789012345678901234567890123456789";
 
 /* ---- one exported call per op ---------------------------------------------------- */
 
@@ -51,6 +57,8 @@ OP(char16, desert_write_char16(w, 0x4e2d))
 OP(string, desert_write_string(w, k_text, sizeof k_text - 1))
 OP(cstring, desert_write_cstring(w, k_text))
 OP(string_bad, desert_write_string(w, "\xc3\x28", 2))
+OP(string_short, desert_write_string(w, "short", 5))
+OP(string_long, desert_write_string(w, (const char *)k_blob_text, sizeof k_blob_text - 1))
 OP(utf16, desert_write_string_utf16(w, k_utf16, 5))
 OP(latin1, desert_write_string_latin1(w, k_latin1, 3))
 OP(bytes, desert_write_bytes(w, k_blob, sizeof k_blob))
@@ -226,7 +234,7 @@ static const op_case k_ops[] = {
     C(u64_array),  C(f32_array),  C(var_u32_array), C(dedup),      C(ref),
     C(ip),         C(mac),        C(record),      C(registry),     C(deep),
     C(fixed),      C(count_only), C(reset),       C(stream),       C(queries),
-    C(fixed_inline), C(modes_inline),
+    C(fixed_inline), C(modes_inline), C(string_short), C(string_long),
 };
 #undef C
 
