@@ -18,7 +18,10 @@
 #define DESERT_LIKELY(x)   __builtin_expect(!!(x), 1)
 #define DESERT_UNLIKELY(x) __builtin_expect(!!(x), 0)
 #define DESERT_INLINE      static inline __attribute__((always_inline))
+/* Slow paths kept out of line so the fast path around them saves no
+ * registers and needs no frame; COLD also moves them to the cold section. */
 #define DESERT_NOINLINE    __attribute__((noinline))
+#define DESERT_COLD        __attribute__((noinline, cold))
 
 /* Single-value big-endian access (arrays go through the bswap kernels). */
 DESERT_INLINE uint16_t desert_get_be16(const uint8_t *p) {

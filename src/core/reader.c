@@ -182,8 +182,7 @@ void desert_reader_leave(desert_reader *r) {
  * (a refill, the end of input) tail-calls a cold twin, so the common path
  * needs no stack frame. */
 #define DESERT_R_FIXED(name, type, n, get)                                           \
-  static __attribute__((noinline, cold)) desert_status read_##name##_slow(          \
-      desert_reader *r, type *out) {                                                 \
+  static DESERT_COLD desert_status read_##name##_slow(desert_reader *r, type *out) { \
     const uint8_t *p = desert_r_take_slow(r, n);                                     \
     if (!p) return r->status;                                                        \
     *out = get;                                                                      \
@@ -279,9 +278,8 @@ desert_status desert_r_var_i32(desert_reader *r, int32_t *out) {
  * cold twin holding the full logic for everything else, so the common
  * path needs no stack frame (as DESERT_R_FIXED). The twin reads the item
  * again from its start: the fast path changes nothing before it commits. */
-#define DESERT_COLD static __attribute__((noinline, cold))
 
-DESERT_COLD desert_status read_var_i32_slow(desert_reader *r, int32_t *out) {
+static DESERT_COLD desert_status read_var_i32_slow(desert_reader *r, int32_t *out) {
   return desert_r_var_i32(r, out);
 }
 
@@ -438,7 +436,7 @@ static desert_status read_length(desert_reader *r, size_t *len) {
   return DESERT_OK;
 }
 
-DESERT_COLD desert_status read_string_slow(desert_reader *r, desert_str *out) {
+static DESERT_COLD desert_status read_string_slow(desert_reader *r, desert_str *out) {
   size_t len = 0;
   if (read_length(r, &len)) return r->status;
   return desert_r_string_body(r, len, out);
@@ -478,7 +476,7 @@ desert_status desert_read_dedup_string(desert_reader *r, desert_str *out) {
 
 /* ---- byte blocks and collections ------------------------------------------- */
 
-DESERT_COLD desert_status read_bytes_slow(desert_reader *r, desert_bytes *out) {
+static DESERT_COLD desert_status read_bytes_slow(desert_reader *r, desert_bytes *out) {
   size_t at = r->pos;
   uint32_t n;
   if (desert_r_var_u32(r, &n)) return r->status;
@@ -506,7 +504,7 @@ desert_status desert_read_bytes(desert_reader *r, desert_bytes *out) {
   return read_bytes_slow(r, out);
 }
 
-DESERT_COLD desert_status read_seq_begin_slow(desert_reader *r, desert_seq *seq) {
+static DESERT_COLD desert_status read_seq_begin_slow(desert_reader *r, desert_seq *seq) {
   if (r->status) return r->status;
   size_t at = r->pos;
   int32_t n;
@@ -637,7 +635,7 @@ desert_status desert_r_tag(desert_reader *r, bool *one) {
   return DESERT_OK;
 }
 
-DESERT_COLD desert_status read_tag_slow(desert_reader *r, bool *one) { return desert_r_tag(r, one); }
+static DESERT_COLD desert_status read_tag_slow(desert_reader *r, bool *one) { return desert_r_tag(r, one); }
 
 /* 00 / 01 in view (reader_inline.h's case); anything else (an error, or
  * true when lenient) is the twin's. */

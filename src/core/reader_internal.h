@@ -84,7 +84,7 @@ DESERT_INLINE bool desert_r_want(desert_reader *r, size_t n) {
  * gcc gave every primitive read a frame (push/pop and stack spills) even
  * when the bytes were there, about 40 instructions per op on bench case 2
  * and 9's de rows. */
-__attribute__((noinline, cold)) const uint8_t *desert_r_take_slow(desert_reader *r, size_t n);
+DESERT_COLD const uint8_t *desert_r_take_slow(desert_reader *r, size_t n);
 
 /* View of the next n bytes, advancing; NULL after recording
  * DESERT_E_INPUT_ENDED at the item's start. */

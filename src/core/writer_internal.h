@@ -111,7 +111,7 @@ enum {
   DESERT_WBUSY_STD_SIZE = DESERT_WFAST_STD_SIZE_
 };
 
-__attribute__((noinline, cold)) void desert_w_settle(desert_writer *w);
+DESERT_COLD void desert_w_settle(desert_writer *w);
 /* NULL passes through: functions that answer DESERT_E_ARGUMENT for a NULL
  * writer still do so after their desert_w_live. */
 DESERT_INLINE void desert_w_live(desert_writer *w) {

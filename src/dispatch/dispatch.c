@@ -35,7 +35,7 @@
 #include <string.h>
 
 #include "desert/kernels.h"
-#include "base/kernels.h"
+#include "base/internal.h" /* DESERT_COLD; includes base/kernels.h */
 
 /* ---- the tables of this build --------------------------------------------- */
 
@@ -169,7 +169,7 @@ static _Atomic char desert_default_text[DESERT_OVERRIDE_TEXT];
 
 /* Out of line and cold: desert_kernels_default runs at every context
  * create, and with this inlined it set up a stack frame every time. */
-__attribute__((noinline, cold)) static const desert_kernels *desert_resolve(void) {
+static DESERT_COLD const desert_kernels *desert_resolve(void) {
   const char *env = getenv("DESERT_FORCE_ISA");
   desert_override_outcome oc;
   const desert_kernels *t = desert_dispatch_choose(env, desert_cpu_features(), &oc);

@@ -37,7 +37,7 @@ static unsigned last_step_naming(const desert_record_desc *d, int kind, const ch
 
 /* The comparisons the quick scan could not make; out of line so that the
  * common path below is a tail call away from it (no saved registers). */
-__attribute__((noinline)) static unsigned field_chunk_slow(const desert_record_desc *d,
+DESERT_NOINLINE static unsigned field_chunk_slow(const desert_record_desc *d,
                                                            const char *name, bool *has_default) {
   unsigned c = last_step_naming(d, DESERT_STEP_FIELD_ADDED, name);
   if (has_default) *has_default = c ? d->steps[c - 1].has_default : false;

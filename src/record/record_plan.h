@@ -10,10 +10,6 @@
 
 #include "record/record_derived.h"
 
-/* For the general paths behind the plain-plan fast paths: kept out of line
- * so that the fast path does not pay their register saves. */
-#define REC_NOINLINE __attribute__((noinline))
-
 /* What the writer puts in header entry s + 1 (step s) besides chunk sizes. */
 enum {
   REC_H_CHUNK = 0,       /* FieldAdded: the size of chunk s + 1 */

@@ -434,12 +434,12 @@ DESERT_INLINE desert_status read_field_impl(desert_record_reader *rr, size_t ind
   return DESERT_OK;
 }
 
-REC_NOINLINE static desert_status read_field_desc(desert_record_reader *rr, size_t index,
+DESERT_NOINLINE static desert_status read_field_desc(desert_record_reader *rr, size_t index,
                                                  desert_field_action *action) {
   return read_field_impl(rr, index, action, NULL);
 }
 
-REC_NOINLINE static desert_status read_field_plan(desert_record_reader *rr, size_t index,
+DESERT_NOINLINE static desert_status read_field_plan(desert_record_reader *rr, size_t index,
                                                  desert_field_action *action) {
   return read_field_impl(rr, index, action, rr->plan_);
 }
@@ -489,7 +489,7 @@ general:
   return plan ? read_field_plan(rr, index, action) : read_field_desc(rr, index, action);
 }
 
-REC_NOINLINE static desert_status read_field_desc_versioned(desert_record_reader *rr, size_t index,
+DESERT_NOINLINE static desert_status read_field_desc_versioned(desert_record_reader *rr, size_t index,
                                                             desert_field_action *action) {
   return read_field_versioned(rr, index, action, NULL);
 }

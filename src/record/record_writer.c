@@ -466,7 +466,7 @@ desert_status desert_record_write_begin(desert_writer *w, const desert_record_de
   return write_begin(w, d, desert_rec_static_plan(d), rw);
 }
 
-REC_NOINLINE static desert_status write_begin_plan_general(desert_writer *w,
+DESERT_NOINLINE static desert_status write_begin_plan_general(desert_writer *w,
                                                           const desert_record_plan *plan,
                                                           desert_record_writer *rw);
 
@@ -483,7 +483,7 @@ desert_status desert_record_write_begin_plan(desert_writer *w, const desert_reco
   return write_begin_plan_general(w, plan, rw);
 }
 
-REC_NOINLINE static desert_status write_begin_plan_general(desert_writer *w,
+DESERT_NOINLINE static desert_status write_begin_plan_general(desert_writer *w,
                                                           const desert_record_plan *plan,
                                                           desert_record_writer *rw) {
   if (!plan) {
@@ -542,11 +542,11 @@ DESERT_INLINE desert_status write_field_impl(desert_record_writer *rw, size_t in
   return DESERT_OK;
 }
 
-REC_NOINLINE static desert_status write_field_desc(desert_record_writer *rw, size_t index) {
+DESERT_NOINLINE static desert_status write_field_desc(desert_record_writer *rw, size_t index) {
   return write_field_impl(rw, index, NULL);
 }
 
-REC_NOINLINE static desert_status write_field_plan(desert_record_writer *rw, size_t index) {
+DESERT_NOINLINE static desert_status write_field_plan(desert_record_writer *rw, size_t index) {
   return write_field_impl(rw, index, rw->plan_);
 }
 
@@ -557,7 +557,7 @@ REC_NOINLINE static desert_status write_field_plan(desert_record_writer *rw, siz
  * pointer with the same first byte needs a full comparison: that case,
  * and anything else, misuse and errors included, takes the general path,
  * which starts over with its own statuses (nothing is changed before). */
-REC_NOINLINE static desert_status write_field_desc_versioned(desert_record_writer *rw,
+DESERT_NOINLINE static desert_status write_field_desc_versioned(desert_record_writer *rw,
                                                              size_t index) {
   desert_writer *w = rw->w;
   const desert_record_desc *d = rw->desc;
@@ -874,7 +874,7 @@ static void end_seq(desert_writer *w, desert_record_writer *rw, rec_wpool *p) {
 
 /* The counted layout's end: what write_end_general does for it, without
  * that function's register saves. */
-REC_NOINLINE static desert_status write_end_general(desert_record_writer *rw);
+DESERT_NOINLINE static desert_status write_end_general(desert_record_writer *rw);
 
 static inline desert_status end_counted(desert_record_writer *rw) {
   if (rw->state_ != 1) return write_end_general(rw);
@@ -899,7 +899,7 @@ desert_status desert_record_write_end(desert_record_writer *rw) {
   return write_end_general(rw);
 }
 
-REC_NOINLINE static desert_status write_end_general(desert_record_writer *rw) {
+DESERT_NOINLINE static desert_status write_end_general(desert_record_writer *rw) {
   if (!rw || !rw->w) return DESERT_E_ARGUMENT;
   desert_writer *w = rw->w;
   if (rw->state_ != 1) return w->status ? w->status : desert_w_fail(w, DESERT_E_STATE);

@@ -190,6 +190,19 @@ static void call_struct(dx *x, const gc_node *s, const char *a, bool dec, unsign
 static void value(dx *x, const gc_node *owner, const desert_type *t, const char *e, bool dec,
                   unsigned d);
 
+/* One element el of list/set/map node s (element type et): a map entry is
+ * a struct called by address, anything else a value. */
+static void element(dx *x, const gc_node *s, const desert_type *et, const char *el, bool dec,
+                    unsigned d) {
+  if (s->t->kind == DESERT_TYPE_MAP) {
+    char a[720];
+    snprintf(a, sizeof a, "&%s", el);
+    call_struct(x, s->entry, a, dec, d);
+  } else {
+    value(x, NULL, et, el, dec, d);
+  }
+}
+
 /* The elements of a list, set or map at the lvalue e (items, count), as
  * the codec's enc_list / dec_list: known-size or unknown-size form, runs
  * of fixed-width numbers in bulk, other elements grown by doubling in the
@@ -236,13 +249,7 @@ static void list(dx *x, const gc_node *s, const char *e, bool dec, unsigned d) {
       ind(x, d + 1);
       gc_printf(b, "if (desert_write_stream_item(w)) goto end;\n");
     }
-    if (map) {
-      char a[720];
-      snprintf(a, sizeof a, "&%s", el);
-      call_struct(x, s->entry, a, false, d + 1);
-    } else {
-      value(x, NULL, et, el, false, d + 1);
-    }
+    element(x, s, et, el, false, d + 1);
     ind(x, d);
     gc_printf(b, "}\n");
     if (stream) {
@@ -329,13 +336,7 @@ static void list(dx *x, const gc_node *s, const char *e, bool dec, unsigned d) {
   ind(x, d + 1);
   gc_printf(b, "memset(&it%u[n%u], 0, sizeof(%s));\n", k, k, ct);
   snprintf(el, sizeof el, "it%u[n%u]", k, k);
-  if (map) {
-    char a[720];
-    snprintf(a, sizeof a, "&%s", el);
-    call_struct(x, s->entry, a, true, d + 1);
-  } else {
-    value(x, NULL, et, el, true, d + 1);
-  }
+  element(x, s, et, el, true, d + 1);
   ind(x, d + 1);
   gc_printf(b, "n%u++;\n", k);
   ind(x, d);
