@@ -149,8 +149,9 @@ static desert_writer *op_writer(cs *s) {
  * none either). */
 static inline desert_writer *op_writer_st(cs *s, int fresh) {
   if (!fresh) {
-    desert_writer_reset_inline(s->w);
-    return s->w;
+    desert_writer *w = s->w; /* (a reset's stores may alias s->w for the compiler) */
+    desert_writer_reset_inline(w);
+    return w;
   }
   desert_writer *w = NULL;
   if (desert_writer_init_inline(&s->ws, sizeof s->ws, s->init_opt, &w)) return NULL;

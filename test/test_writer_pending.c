@@ -260,6 +260,26 @@ static void capture(desert_writer *w, desert_status st, outcome *o) {
   if (d && len) memcpy(o->bytes, d, len);
 }
 
+/* The head invariant desert_writer_reset_inline relies on (writer.h):
+ * busy 0 means no error and the target is the output. Then an inline
+ * reset and write must give a clean one-value message whatever the op
+ * left behind (an error, an open record, table entries, a pending head). */
+static void check_reset_inline(desert_writer *w, const char *op) {
+  const desert_writer_fast *f = (const desert_writer_fast *)(const void *)w;
+  if (f->busy == 0 && (f->status != DESERT_OK || f->t != &f->main))
+    fail_msg("op %s: busy 0 with status %s and t %s the output", op, desert_status_name(f->status),
+             f->t == &f->main ? "at" : "not at");
+  desert_writer_reset_inline(w);
+  assert_int_equal(f->busy & 1u, 0);
+  assert_int_equal(desert_write_i32_inline(w, 0x01020304), DESERT_OK);
+  size_t len = 0;
+  const uint8_t *d = desert_writer_data_inline(w, &len);
+  static const uint8_t want[] = {1, 2, 3, 4};
+  if (!d || len != 4 || memcmp(d, want, 4) != 0 || desert_writer_status(w) != DESERT_OK)
+    fail_msg("op %s: inline reset + write gave %zu bytes, status %s", op, len,
+             desert_status_name(desert_writer_status(w)));
+}
+
 static void options_for(desert_options *o, desert_counting_allocator *ca, unsigned flags) {
   desert_options_init(o);
   o->allocator = ca->allocator;
@@ -285,6 +305,7 @@ static void run_op(const op_case *c, unsigned flags, bool inline_first, bool nul
   }
   if (inline_first) assert_int_equal(desert_write_i32_inline(h, 77), DESERT_OK);
   capture(h, c->fn(h), &out[0]);
+  check_reset_inline(h, c->name);
   desert_writer_free(h);
 
   desert_writer_storage *ws = malloc(sizeof *ws);
@@ -304,6 +325,7 @@ static void run_op(const op_case *c, unsigned flags, bool inline_first, bool nul
   memset(&opt.allocator, 0, sizeof opt.allocator);
   if (inline_first) assert_int_equal(desert_write_i32_inline(w, 77), DESERT_OK);
   capture(w, c->fn(w), &out[1]);
+  check_reset_inline(w, c->name);
   if (init_inline)
     desert_writer_free_inline(w);
   else

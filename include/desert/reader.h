@@ -58,9 +58,10 @@ typedef struct desert_reader_fast {
   size_t len;           /* length of the whole input */
   unsigned busy;        /* 0 while desert_reader_begin has nothing to do
                          * but set the input and clear the position: no
-                         * session table entry, arena allocation, nesting
-                         * or stream since the last begin, reset or init
-                         * (desert_reader_begin_inline) */
+                         * session table entry, arena allocation, nesting,
+                         * stream or error since the last begin, reset or
+                         * init; then status is DESERT_OK
+                         * (desert_reader_begin_inline relies on it) */
 } desert_reader_fast;
 
 /* A validated UTF-8 view (not NUL-terminated). */

@@ -67,13 +67,11 @@ DESERT_FAST_AS_(as_f64, uint64_t, double)
 /* ---- message boundary ------------------------------------------------------------
  * desert_reader_begin_inline(r, data, len): exactly desert_reader_begin(r,
  * data, len), same status and same state afterwards. When the previous
- * message left nothing to clear but its status (no session table entry,
- * arena allocation, nesting or stream since the last begin, reset or
- * init) and data is not NULL, starting a message is five stores, done
- * here, whether or not the previous message ended in an error (its error
- * offset is only reported while the status holds an error, so storing
- * DESERT_OK clears both); anything else (r NULL, data NULL, state to
- * clear) runs the exported function. An empty input (len 0) may stay
+ * message left nothing to clear (no session table entry, arena
+ * allocation, nesting, stream or error since the last begin, reset or
+ * init) and data is not NULL, starting a message is four stores, done
+ * here; anything else (r NULL, data NULL, state to clear, an error to
+ * forget) runs the exported function. An empty input (len 0) may stay
  * here; the one difference from the exported begin is then the pointer a
  * zero-byte desert_read_raw returns: data itself rather than a non-NULL
  * library constant (both point at zero readable bytes). data is borrowed
@@ -83,9 +81,14 @@ static inline desert_status desert_reader_begin_inline(desert_reader *r, const v
                                                        size_t len) {
   desert_reader_fast *f = (desert_reader_fast *)(void *)r;
   if (DESERT_FAST_LIKELY_(f != NULL && data != NULL && f->busy == 0)) {
-    /* The stored status also lets the compiler drop the status test of
-     * the inline read that follows. */
+    /* busy 0: the library keeps busy nonzero while an error is recorded.
+     * Knowing the status (or storing it, without the assumption) lets the
+     * compiler drop the status test of the inline read that follows. */
+#ifdef DESERT_FAST_KNOWN_
+    DESERT_FAST_KNOWN_(f->status == DESERT_OK);
+#else
     f->status = DESERT_OK;
+#endif
     f->pos = 0;
     f->end = len;
     f->len = len;

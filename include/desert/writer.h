@@ -57,9 +57,10 @@ typedef struct desert_wtarget {
 typedef struct desert_writer_fast {
   desert_status status; /* the first error, DESERT_OK while none */
   unsigned busy;        /* 0 while desert_writer_reset has nothing to do
-                         * but clear status, output length and target: no
-                         * session table entry, no record opened since the
-                         * last reset (desert_writer_reset_inline) */
+                         * but clear the output length: no session table
+                         * entry, no record opened, no error since the last
+                         * reset; then status is DESERT_OK and t is &main
+                         * (desert_writer_reset_inline relies on it) */
   desert_wtarget *t;    /* where the next bytes go */
   desert_wtarget main;  /* the message output (data NULL in size-only
                          * mode; desert_writer_data_inline) */

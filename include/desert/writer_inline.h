@@ -34,6 +34,12 @@
 
 #if defined(__GNUC__) || defined(__clang__)
 #define DESERT_FAST_LIKELY_(x) __builtin_expect(!!(x), 1)
+/* Tells the compiler that c holds (the library guarantees it), so the
+ * inline code after it can drop tests and loads it would otherwise repeat. */
+#define DESERT_FAST_KNOWN_(c)          \
+  do {                                 \
+    if (!(c)) __builtin_unreachable(); \
+  } while (0)
 #else
 #define DESERT_FAST_LIKELY_(x) (x)
 #endif
@@ -136,10 +142,10 @@ static inline bool desert_fast_ascii_(const uint8_t *s, size_t n) {
 /* ---- message boundaries --------------------------------------------------------
  * desert_writer_reset_inline(w): exactly desert_writer_reset(w) (w may be
  * NULL). When nothing but plain values went through w since the last
- * reset, init or create (no DeduplicatedString or reference entered a
- * session table, no record was opened), a reset only clears the error and
- * the output length and points the writer back at its output, which is
- * done here in three stores; otherwise the exported function runs.
+ * reset, init or create and none failed (no DeduplicatedString or
+ * reference entered a session table, no record was opened, no error), a
+ * reset only clears the output length, which is done here in one store;
+ * otherwise the exported function runs.
  *
  * desert_writer_data_inline(w, len): exactly desert_writer_data(w, len):
  * the bytes written so far (NULL in size-only mode, where *len is still
@@ -150,13 +156,22 @@ static inline bool desert_fast_ascii_(const uint8_t *s, size_t n) {
  * exported functions (one thread at a time per writer). */
 static inline void desert_writer_reset_inline(desert_writer *w) {
   desert_writer_fast *f = (desert_writer_fast *)(void *)w;
-  if (DESERT_FAST_LIKELY_(f != NULL && f->busy == 0)) {
-    f->status = DESERT_OK;
-    f->t = &f->main;
-    f->main.len = 0;
-    return;
+  if (!DESERT_FAST_LIKELY_(f != NULL && f->busy == 0)) {
+    desert_writer_reset(w);
+    if (f == NULL) return;
   }
-  desert_writer_reset(w);
+  /* Both paths get here with busy 0, and the library keeps busy nonzero
+   * while the status holds an error or the target is not the output
+   * (desert_w_fail, the record writer). Saying so, rather than storing
+   * both again, lets the writes that follow drop their status test and
+   * cursor reloads. */
+#ifdef DESERT_FAST_KNOWN_
+  DESERT_FAST_KNOWN_(f->status == DESERT_OK && f->t == &f->main);
+#else
+  f->status = DESERT_OK;
+  f->t = &f->main;
+#endif
+  f->main.len = 0;
 }
 
 /* desert_writer_init_inline(storage, size, opt, out): exactly

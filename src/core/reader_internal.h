@@ -30,8 +30,10 @@ struct desert_reader {
       size_t len;           /* whole input */
       unsigned busy;        /* begin has more to do than the inline one: set
                              * where a table gains an entry, the arena
-                             * allocates, nesting starts or a stream is
-                             * attached; cleared by begin and reset */
+                             * allocates, nesting starts, a stream is
+                             * attached or an error is recorded; cleared by
+                             * begin and reset. Invariant: busy 0 => status
+                             * OK (reader_inline.h assumes it) */
     };
   };
   size_t err_offset;
@@ -63,6 +65,7 @@ DESERT_INLINE desert_status desert_r_fail(desert_reader *r, desert_status st, si
     if (st == DESERT_E_INPUT_ENDED && r->stream_status) st = r->stream_status;
     r->status = st;
     r->err_offset = off;
+    r->busy = 1; /* desert_reader_begin_inline relies on "busy 0 => status OK" */
   }
   return r->status;
 }

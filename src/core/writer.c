@@ -233,7 +233,9 @@ void desert_w_settle(desert_writer *w) {
    * first; the caller's allocator (now in w->opt) serves what does not
    * fit. */
   desert_spare_init(&w->spare, w, size, sizeof *w, &w->opt.allocator, &w->opt.allocator);
-  w->busy = 0;
+  /* (an argument error may have come before the settle: it keeps the
+   * writer busy, see desert_w_fail) */
+  w->busy = w->status != DESERT_OK;
 }
 
 /* Whether src/values/compressed.c created anything: most writers never

@@ -42,9 +42,12 @@ struct desert_writer {
     struct {
       desert_status status; /* first error (sticky) */
       unsigned busy;        /* reset has more to do than the inline one:
-                             * 1 where a session table gains an entry or
-                             * a record opens, cleared by reset; or the
-                             * DESERT_WBUSY_* bits of a pending writer */
+                             * 1 where a session table gains an entry, a
+                             * record opens (it moves t) or an error is
+                             * recorded, cleared by reset; or the
+                             * DESERT_WBUSY_* bits of a pending writer.
+                             * Invariant: busy 0 => status OK, t == &main
+                             * (writer_inline.h assumes it) */
       desert_wtarget *t;    /* where bytes go now (main or a chunk buffer) */
       desert_wtarget main;  /* the message output */
     };
@@ -146,9 +149,14 @@ DESERT_INLINE void desert_w_compressors(desert_writer *w) {
   }
 }
 
-/* Records the first error; returns the writer's status. */
+/* Records the first error; returns the writer's status. An error also
+ * marks the writer busy: desert_writer_reset_inline relies on "busy 0
+ * means status OK and t == &main" (writer_inline.h). */
 DESERT_INLINE desert_status desert_w_fail(desert_writer *w, desert_status st) {
-  if (w->status == DESERT_OK) w->status = st;
+  if (w->status == DESERT_OK) {
+    w->status = st;
+    w->busy |= 1u;
+  }
   return w->status;
 }
 

@@ -219,6 +219,10 @@ static void read_phase(const desert_options *base, const uint8_t *data, size_t n
   size_t n2 = n - n / 2;
   fz_decode_end(ex);
   fz_decode_begin(ex, d2, n2);
+  { /* the head invariant the inline begin relies on */
+    const desert_reader_fast *f = (const desert_reader_fast *)(const void *)in;
+    FZ_CHECK(f->busy != 0 || f->status == DESERT_OK);
+  }
   FZ_CHECK(desert_reader_begin_inline(in, d2, n2) == DESERT_OK);
   FZ_CHECK(desert_reader_status(in) == DESERT_OK && desert_reader_error_offset(in) == 0);
   FZ_CHECK(desert_reader_offset(in) == 0 && desert_reader_remaining(in) == n2);
@@ -395,6 +399,10 @@ static void write_phase(const desert_options *o, uint8_t mode, const uint8_t *da
   const uint8_t *db = NULL;
   for (int round = 0; round < 2; round++) {
     if (round) { /* the same sequence again as a second message */
+      for (int i = 0; i < 2; i++) { /* the head invariant the inline reset relies on */
+        const desert_writer_fast *f = (const desert_writer_fast *)(const void *)p.w[i];
+        FZ_CHECK(f->busy != 0 || (f->status == DESERT_OK && f->t == &f->main));
+      }
       desert_writer_reset(p.w[0]);
       desert_writer_reset_inline(p.w[1]);
       FZ_CHECK(desert_writer_status(p.w[1]) == DESERT_OK && desert_writer_size(p.w[1]) == 0);
