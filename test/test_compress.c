@@ -712,6 +712,30 @@ static void test_zip_bomb_actual(void **state) {
   free(zeros);
 }
 
+/* A truncated raw stream that libdeflate keeps decoding past its end (as
+ * implicit zero bits) until every buffer up to 32 KiB is full: 19 bytes of
+ * garbage found by test_random_garbage. No valid 19-byte stream inflates
+ * past inflate_bound(), so this is bad data at the first compressed byte,
+ * not the DESERT_E_LIMIT of options.max_decompressed; with a configured
+ * limit below that bound it stays DESERT_E_LIMIT. */
+static void test_truncated_stream_past_bound(void **state) {
+  (void)state;
+  static const char hex[] = "3f 13 a9 9f d4 60 2b ed f1 aa a7 f7 71 64 d1 c7 9c 28 37 e5 0d";
+  expect_fail(K_RAW, hex, 0, DESERT_E_DECOMPRESSION, 2);
+  size_t len;
+  uint8_t *in = ct_dup_hex(hex, &len);
+  desert_options o;
+  desert_options_init(&o);
+  o.max_decompressed = 4096;
+  desert_reader *r = new_reader(&o);
+  assert_int_equal(desert_reader_begin(r, in, len), DESERT_OK);
+  desert_bytes b;
+  assert_int_equal(desert_read_compressed(r, DESERT_COMPRESSION_RAW, &b), DESERT_E_LIMIT);
+  assert_int_equal(desert_reader_error_offset(r), 2);
+  desert_reader_free(r);
+  free(in);
+}
+
 static void test_allocator_honoured(void **state) {
   (void)state;
   desert_counting_allocator ca;
@@ -917,6 +941,7 @@ int main(void) {
       cmocka_unit_test(test_out_of_memory),
       cmocka_unit_test(test_writer_arguments),
       cmocka_unit_test(test_fixed_buffer),
+      cmocka_unit_test(test_truncated_stream_past_bound),
       cmocka_unit_test(test_random_garbage),
   };
   return cmocka_run_group_tests(tests, NULL, NULL);
