@@ -130,12 +130,13 @@ static int cs_set_enc(cs *s, unsigned k, const uint8_t *b, size_t n) {
 /* The writer one op uses: a fresh one or the reset row writer. */
 static desert_writer *op_writer(cs *s) {
   if (!s->fresh) {
+    desert_writer *w = s->w; /* (a reset's stores may alias s->w for the compiler) */
     /* storage rows: the inline reset (README's one-shot C path) */
     if (s->storage)
-      desert_writer_reset_inline(s->w);
+      desert_writer_reset_inline(w);
     else
-      desert_writer_reset(s->w);
-    return s->w;
+      desert_writer_reset(w);
+    return w;
   }
   desert_writer *w = NULL;
   if (s->storage ? desert_writer_init(&s->ws, sizeof s->ws, s->init_opt, &w)
