@@ -164,17 +164,9 @@ void *desert_reader_alloc(desert_reader *r, size_t size, size_t align) {
   return p;
 }
 
-desert_status desert_reader_enter(desert_reader *r) {
-  if (r->status) return r->status;
-  if (r->depth >= r->opt.max_depth) return desert_r_fail(r, DESERT_E_DEPTH, r->pos);
-  r->depth++;
-  r->busy = 1; /* the next begin must restore depth */
-  return DESERT_OK;
-}
+desert_status desert_reader_enter(desert_reader *r) { return desert_r_enter(r); }
 
-void desert_reader_leave(desert_reader *r) {
-  if (r->depth) r->depth--;
-}
+void desert_reader_leave(desert_reader *r) { desert_r_leave(r); }
 
 /* ---- fixed-width primitives ------------------------------------------------ */
 

@@ -70,6 +70,20 @@ DESERT_INLINE desert_status desert_r_fail(desert_reader *r, desert_status st, si
   return r->status;
 }
 
+/* desert_reader_enter and desert_reader_leave, inline for the library's
+ * own nesting (a record or an enum per value read): the exported pair
+ * calls these. */
+DESERT_INLINE desert_status desert_r_enter(desert_reader *r) {
+  if (r->status) return r->status;
+  if (r->depth >= r->opt.max_depth) return desert_r_fail(r, DESERT_E_DEPTH, r->pos);
+  r->depth++;
+  r->busy = 1; /* the next begin must restore depth */
+  return DESERT_OK;
+}
+DESERT_INLINE void desert_r_leave(desert_reader *r) {
+  if (r->depth) r->depth--;
+}
+
 DESERT_INLINE size_t desert_r_avail(const desert_reader *r) { return r->end - r->pos; }
 
 /* True when n bytes are available at the cursor. A streaming reader first

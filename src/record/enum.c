@@ -84,7 +84,7 @@ desert_status desert_enum_read_begin(desert_reader *r, const desert_enum_desc *d
   if (r->status) return r->status;
   if (!d || !index || (d->case_count && !d->cases))
     return desert_r_fail(r, DESERT_E_ARGUMENT, r->pos);
-  if (desert_reader_enter(r)) return r->status;
+  if (desert_r_enter(r)) return r->status;
   size_t at = r->pos;
   const uint8_t *v = desert_r_take(r, 1);
   bool evolved = false;
@@ -111,7 +111,7 @@ desert_status desert_enum_read_begin(desert_reader *r, const desert_enum_desc *d
 
 fail:
   if (evolved) desert_rec_enum_end(r);
-  desert_reader_leave(r);
+  desert_r_leave(r);
   return r->status;
 }
 
@@ -120,7 +120,7 @@ desert_status desert_enum_read_end(desert_reader *r, const desert_enum_desc *d) 
   /* After an error the message is lost; begin may not even have entered. */
   if (r->status) return r->status;
   desert_rec_enum_end(r);
-  desert_reader_leave(r);
+  desert_r_leave(r);
   return DESERT_OK;
 }
 

@@ -181,7 +181,9 @@ static const desert_field_desc tuple_fields[DESERT_TUPLE_MAX_ARITY] = {
 
 #define DESERT_TUPLE_DESC(n) \
   { "Tuple" #n, tuple_fields, n, NULL, 0 }
-static const desert_record_desc tuple_descs[DESERT_TUPLE_MAX_ARITY] = {
+/* Not static: record_plan.h's desert_rec_static_plan tests addresses
+ * against it inline. */
+const desert_record_desc desert_rec_tuple_descs[DESERT_TUPLE_MAX_ARITY] = {
     DESERT_TUPLE_DESC(1),  DESERT_TUPLE_DESC(2),  DESERT_TUPLE_DESC(3),  DESERT_TUPLE_DESC(4),
     DESERT_TUPLE_DESC(5),  DESERT_TUPLE_DESC(6),  DESERT_TUPLE_DESC(7),  DESERT_TUPLE_DESC(8),
     DESERT_TUPLE_DESC(9),  DESERT_TUPLE_DESC(10), DESERT_TUPLE_DESC(11), DESERT_TUPLE_DESC(12),
@@ -199,9 +201,9 @@ static const desert_rec_pfield tuple_pfields[DESERT_TUPLE_MAX_ARITY] = {
     TF(3, 17), TF(3, 18), TF(3, 19), TF(3, 20), TF(3, 21)};
 
 #define TUPLE_PLAN(n)                                                                     \
-  {&tuple_descs[n - 1], tuple_pfields, NULL, n, 0, REC_PLAN_PLAIN, 1, {NULL, NULL, NULL}, \
+  {&desert_rec_tuple_descs[n - 1], tuple_pfields, NULL, n, 0, REC_PLAN_PLAIN, 1, {NULL, NULL, NULL}, \
    0, false}
-static const desert_record_plan tuple_plans[DESERT_TUPLE_MAX_ARITY] = {
+const desert_record_plan desert_rec_tuple_plans[DESERT_TUPLE_MAX_ARITY] = {
     TUPLE_PLAN(1),  TUPLE_PLAN(2),  TUPLE_PLAN(3),  TUPLE_PLAN(4),  TUPLE_PLAN(5),
     TUPLE_PLAN(6),  TUPLE_PLAN(7),  TUPLE_PLAN(8),  TUPLE_PLAN(9),  TUPLE_PLAN(10),
     TUPLE_PLAN(11), TUPLE_PLAN(12), TUPLE_PLAN(13), TUPLE_PLAN(14), TUPLE_PLAN(15),
@@ -210,18 +212,11 @@ static const desert_record_plan tuple_plans[DESERT_TUPLE_MAX_ARITY] = {
 
 const desert_record_desc *desert_tuple_desc(size_t arity) {
   if (arity == 0 || arity > DESERT_TUPLE_MAX_ARITY) return NULL;
-  return &tuple_descs[arity - 1];
+  return &desert_rec_tuple_descs[arity - 1];
 }
 
-const desert_record_plan *desert_rec_static_plan(const desert_record_desc *d) {
-  /* Only the library's own static descriptions: an address inside the
-   * tuple array can belong to nothing else. */
-  uintptr_t a = (uintptr_t)d, lo = (uintptr_t)&tuple_descs[0];
-  if (a < lo || a >= (uintptr_t)&tuple_descs[DESERT_TUPLE_MAX_ARITY]) return NULL;
-  return &tuple_plans[(a - lo) / sizeof tuple_descs[0]];
-}
 
 const desert_record_plan *desert_tuple_plan(size_t arity) {
   if (arity == 0 || arity > DESERT_TUPLE_MAX_ARITY) return NULL;
-  return &tuple_plans[arity - 1];
+  return &desert_rec_tuple_plans[arity - 1];
 }

@@ -84,10 +84,21 @@ struct desert_record_plan {
 desert_rec_pfield desert_rec_compute_field(const desert_record_desc *d, size_t i);
 /* Header entry of step s (0-based; desc path). */
 desert_rec_hentry desert_rec_compute_entry(const desert_record_desc *d, size_t s);
+/* The library's tuple descriptions and their static plans (record_plan.c). */
+extern const desert_record_desc desert_rec_tuple_descs[DESERT_TUPLE_MAX_ARITY];
+extern const desert_record_plan desert_rec_tuple_plans[DESERT_TUPLE_MAX_ARITY];
+
 /* The static plan of a description that is one of desert_tuple_desc's,
  * else NULL: the description-based calls on tuples (map entries) take the
- * plan's fast path too. */
-const desert_record_plan *desert_rec_static_plan(const desert_record_desc *d);
+ * plan's fast path too. Inline: every description-based record begin asks.
+ * Only the library's own static descriptions: an address inside the tuple
+ * array can belong to nothing else (compared as integers, since relational
+ * operators on pointers into different objects are undefined). */
+DESERT_INLINE const desert_record_plan *desert_rec_static_plan(const desert_record_desc *d) {
+  uintptr_t a = (uintptr_t)d, lo = (uintptr_t)&desert_rec_tuple_descs[0];
+  if (a < lo || a >= (uintptr_t)&desert_rec_tuple_descs[DESERT_TUPLE_MAX_ARITY]) return NULL;
+  return &desert_rec_tuple_plans[(a - lo) / sizeof desert_rec_tuple_descs[0]];
+}
 /* Fewest header bytes a record of d writes: one per chunk size, two per
  * made-optional entry or removed name (03 + a back-reference). */
 unsigned desert_rec_min_header(const desert_record_desc *d);

@@ -157,7 +157,7 @@ static void frame_pop(desert_reader *r, size_t off, size_t serial) {
 /* Reads the sv + 1 header entries of versioned data whose version byte (at
  * version_offset) was just read, walks the chunks and pushes the frame; rr
  * is then open with no field read, the reader parked at the record's end.
- * On failure nothing stays pushed. The caller did desert_reader_enter. */
+ * On failure nothing stays pushed. The caller did desert_r_enter. */
 static desert_status read_header(desert_reader *r, desert_record_reader *rr, unsigned sv,
                                  size_t version_offset) {
   const desert_record_desc *d = rr->desc;
@@ -296,17 +296,17 @@ DESERT_INLINE desert_status read_begin(desert_reader *r, const desert_record_des
   if (r->status) return r->status;
   /* A plan's description passed desert_record_desc_check when it was built. */
   if (!plan && desert_rec_quick_check(d)) return desert_r_fail(r, DESERT_E_ARGUMENT, r->pos);
-  if (desert_reader_enter(r)) return r->status;
+  if (desert_r_enter(r)) return r->status;
   size_t at = r->pos;
   const uint8_t *v = desert_r_take(r, 1);
   if (!v) {
-    desert_reader_leave(r);
+    desert_r_leave(r);
     return r->status;
   }
   rr->version_offset_ = at;
   rr->version_ = *v;
   if (*v && read_header(r, rr, *v, at)) {
-    desert_reader_leave(r);
+    desert_r_leave(r);
     return r->status;
   }
   rr->state_ = 1;
@@ -461,7 +461,7 @@ DESERT_INLINE desert_status read_field_versioned(desert_record_reader *rr, size_
       index >= d->field_count)
     goto general;
   rec_rframe *f = rr_frame(rr);
-  if (!f || f->nremoved || f->nmo) goto general;
+  if (!f || f->nremoved) goto general;
   unsigned c = 0;
   if (plan) {
     if (plan->fields[index].flags) goto general;
@@ -472,12 +472,22 @@ DESERT_INLINE desert_status read_field_versioned(desert_record_reader *rr, size_
     c = desert_rec_field_quick_chunk(d, name); /* (UNSURE fails the test below) */
   }
   if (c > rr->version_ || c >= f->nentries) goto general;
+  if (f->nmo) {
+    /* The positions (counters) matter only to made-optional entries: with
+     * some, every field counts its position, and one that a newer writer
+     * made optional (a tag to read first) takes the general path, which
+     * counts it itself (so nothing is stored before the test). Data such
+     * as TestModel1's carries one such entry for another field. */
+    if (c >= f->ncounters) goto general;
+    int32_t *counter = &frame_counters(f)[c];
+    if (is_made_optional(f, frame_entries(f), c, *counter + 1)) goto general;
+    ++*counter;
+  }
   rr->next_ = index + 1;
   *action = DESERT_FIELD_READ;
-  /* The positions (counters) only matter to made-optional entries, which
-   * this data has none of: not counted. A field in the chunk the previous
-   * one was read from continues where the reader is (nested values
-   * restore the chunk's range when they end). */
+  /* Without made-optional entries positions are not counted. A field in
+   * the chunk the previous one was read from continues where the reader
+   * is (nested values restore the chunk's range when they end). */
   if (c == rr->chunk_) return DESERT_OK;
   leave_chunk(rr, f);
   rec_entry *x = &frame_entries(f)[c];
@@ -531,7 +541,7 @@ desert_status desert_record_read_end(desert_record_reader *rr) {
   if (rr->state_ != 1) return r->status ? r->status : desert_r_fail(r, DESERT_E_STATE, r->pos);
   rr->state_ = 2;
   read_finish(rr);
-  desert_reader_leave(r);
+  desert_r_leave(r);
   return r->status;
 }
 
