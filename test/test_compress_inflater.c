@@ -375,6 +375,66 @@ static void test_padding_budget(void **state) {
   free(in);
 }
 
+/* The padding budget covers a whole message, not each block: blocks that
+ * each announce 64 KiB with a two-byte stream may not add up to more than
+ * 64 KiB + 8 bytes per input byte (so 30,000 bytes of them cannot take
+ * hundreds of megabytes), and the next message starts a fresh budget,
+ * through the exported and the inline begin alike. */
+static void test_padding_budget_per_message(void **state) {
+  (void)state;
+  static const uint8_t block[6] = {0xff, 0xff, 0x03, 0x02, 0x78, 0x9c}; /* 65535, "789c", cut */
+  enum { K = 5000 };
+  uint8_t *in = malloc(sizeof block * K);
+  assert_non_null(in);
+  for (size_t i = 0; i < K; i++) memcpy(in + i * sizeof block, block, sizeof block);
+  desert_counting_allocator ca;
+  desert_options o;
+  ct_counting_options(&o, &ca);
+  desert_reader *r = ct_new_reader_opt(&o);
+  for (int round = 0; round < 4; round++) {
+    /* 0: exported begin; 1: inline begin after an error; 2 and 3: one
+     * block each, inline begin after a message that padded without error
+     * (round 3 would fail if round 2's padding still counted) */
+    const size_t len = round >= 2 ? sizeof block : sizeof block * K;
+    if (round == 0)
+      assert_int_equal(desert_reader_begin(r, in, len), DESERT_OK);
+    else
+      assert_int_equal(desert_reader_begin_inline(r, in, len), DESERT_OK);
+    desert_bytes b;
+    /* budget 64 KiB + 8 * len >= 65535: the first block is zeros */
+    assert_int_equal(desert_read_compressed(r, DESERT_COMPRESSION_ZLIB, &b), DESERT_OK);
+    assert_int_equal(b.len, 65535);
+    assert_int_equal(b.ptr[0], 0);
+    assert_int_equal(b.ptr[65534], 0);
+    if (round >= 2) {
+      assert_int_equal(desert_reader_remaining(r), 0);
+      continue;
+    }
+    /* 8 * 30,000 bytes of budget are left after it: three more blocks,
+     * then the limit at the plain length of the one that would pass it */
+    size_t ok = 1;
+    desert_status st;
+    while ((st = desert_read_compressed(r, DESERT_COMPRESSION_ZLIB, &b)) == DESERT_OK) ok++;
+    assert_int_equal(st, DESERT_E_LIMIT);
+    assert_int_equal(ok, 4);
+    assert_int_equal(desert_reader_error_offset(r), 4 * sizeof block);
+    assert_true(ca.peak_bytes < (size_t)(600 << 10));
+  }
+  /* Blocks whose padding stays within the budget together all inflate. */
+  static const uint8_t two[12] = {0xb0, 0xea, 0x01, 0x02, 0x78, 0x9c,  /* 30000, "789c" */
+                                  0xb0, 0xea, 0x01, 0x02, 0x78, 0x9c}; /* the same */
+  assert_int_equal(desert_reader_begin(r, two, sizeof two), DESERT_OK);
+  for (int i = 0; i < 2; i++) {
+    desert_bytes b;
+    assert_int_equal(desert_read_compressed(r, DESERT_COMPRESSION_ZLIB, &b), DESERT_OK);
+    assert_int_equal(b.len, 30000);
+  }
+  desert_reader_free(r);
+  assert_int_equal(ca.live_blocks, 0);
+  assert_int_equal(ca.bad_frees, 0);
+  free(in);
+}
+
 /* Every allocation of the slow path failing in turn: NOMEM or success,
  * never a leak or a wrong verdict. */
 static void test_slow_path_out_of_memory(void **state) {
@@ -414,6 +474,7 @@ int main(void) {
       cmocka_unit_test(test_sweep_dynamic_and_multi_block),
       cmocka_unit_test(test_long_outputs),
       cmocka_unit_test(test_padding_budget),
+      cmocka_unit_test(test_padding_budget_per_message),
       cmocka_unit_test(test_slow_path_out_of_memory),
   };
   return cmocka_run_group_tests(tests, NULL, NULL);

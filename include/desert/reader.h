@@ -271,7 +271,9 @@ DESERT_API desert_status desert_read_uuid(desert_reader *r, uint8_t out[16]);
  * DeserializationFailure). Both: the error offset is the first compressed
  * byte; a declared or actual size above options.max_decompressed is
  * DESERT_E_LIMIT, as is zlib-flavour padding above 64 KiB + 8 bytes per
- * input byte. */
+ * input byte (all blocks of one message together: the zero padding of
+ * lying headers is bounded by the input, whatever the number of blocks;
+ * at the plain-length varint of the block that would pass it). */
 DESERT_API desert_status desert_read_compressed(desert_reader *r, desert_compression flavour,
                                                 desert_bytes *out);
 /* libdesert extension: the zstd block of desert_write_compressed_zstd. */

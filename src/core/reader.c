@@ -112,6 +112,8 @@ static inline void reader_clear(desert_reader *r) {
   r->err_offset = 0;
   r->pos = 0;
   r->depth = 0;
+  r->zlib_padding = 0;
+  r->inflated = 0;
   if (r->strings.dirty) desert_strtab_clear(&r->strings);
   if (r->refs.count) desert_reftab_clear(&r->refs);
   desert_arena_reset_if_used(&r->arena);

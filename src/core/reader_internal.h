@@ -43,6 +43,12 @@ struct desert_reader {
   desert_reftab refs;
   desert_arena arena;
   unsigned depth;
+  size_t zlib_padding; /* zero bytes zlib-flavour blocks were padded with
+                        * in this message: bounded per message, not per
+                        * block (values/compressed.c, pad_result) */
+  size_t inflated;     /* bytes the compressed blocks read in this message
+                        * gave (padding included): the tests' memory bound
+                        * (test/fuzz/fuzz_common.h) allows for them */
   void *inflater; /* libdeflate decompressor, created lazily */
   void *zstd_d;   /* ZSTD_DCtx, created lazily */
   void *records;  /* records layer state, see record.c */

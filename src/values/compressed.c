@@ -429,20 +429,25 @@ static void zlib_free(voidpf opaque, voidpf p) {
 /* The result Java returns: the len inflated bytes at src zero-padded to
  * the announced length. src is padded in place when it lies in the arena
  * with room for the announced length (in_place), else copied. Padding is
- * not data, so a lying header may not make memory out of nothing: at most
- * 64 KiB + 8 bytes per input byte of it. */
+ * not data, so lying headers may not make memory out of nothing: at most
+ * 64 KiB + 8 bytes per input byte of it in one message, all blocks
+ * together. (A budget per block let 30,000 bytes of 6-byte blocks, each
+ * announcing 64 KiB, take 377 MB.) */
 static desert_status pad_result(desert_reader *r, const block_hdr *h, uint8_t *src, size_t len,
                                 bool in_place, desert_bytes *out) {
   uint8_t *res = src;
   if (len < h->plain) {
-    size_t budget = (r->len > (SIZE_MAX - 65536) / 8) ? SIZE_MAX : 8 * r->len + 65536;
-    if (h->plain - len > budget) return desert_r_fail(r, DESERT_E_LIMIT, h->plain_at);
+    const size_t budget = (r->len > (SIZE_MAX - 65536) / 8) ? SIZE_MAX : 8 * r->len + 65536;
+    const size_t pad = h->plain - len;
+    if (r->zlib_padding > budget || pad > budget - r->zlib_padding)
+      return desert_r_fail(r, DESERT_E_LIMIT, h->plain_at);
     if (!in_place) {
       res = desert_arena_alloc(&r->arena, h->plain, 1);
       if (!res) return desert_r_fail(r, DESERT_E_NOMEM, h->data_at);
       if (len) memcpy(res, src, len);
     }
-    memset(res + len, 0, h->plain - len);
+    memset(res + len, 0, pad);
+    r->zlib_padding += pad; /* (<= budget: no overflow) */
   } else if (!in_place) {
     res = desert_arena_alloc(&r->arena, h->plain, 1);
     if (!res) return desert_r_fail(r, DESERT_E_NOMEM, h->data_at);
@@ -558,13 +563,21 @@ static desert_status read_zlib_block(desert_reader *r, desert_bytes *out) {
   return read_zlib_slow(r, &h, first, out);
 }
 
+/* Counts a block's output (reader_internal.h, `inflated`). */
+static void note_inflated(desert_reader *r, size_t n) {
+  r->inflated = r->inflated > SIZE_MAX - n ? SIZE_MAX : r->inflated + n;
+}
+
 desert_status desert_read_compressed(desert_reader *r, desert_compression flavour,
                                      desert_bytes *out) {
   if (!r) return DESERT_E_ARGUMENT;
   if (r->status) return r->status;
   if (!out || (flavour != DESERT_COMPRESSION_RAW && flavour != DESERT_COMPRESSION_ZLIB))
     return desert_r_fail(r, DESERT_E_ARGUMENT, r->pos);
-  return flavour == DESERT_COMPRESSION_ZLIB ? read_zlib_block(r, out) : read_raw_block(r, out);
+  desert_status st =
+      flavour == DESERT_COMPRESSION_ZLIB ? read_zlib_block(r, out) : read_raw_block(r, out);
+  if (st == DESERT_OK) note_inflated(r, out->len);
+  return st;
 }
 
 desert_status desert_read_compressed_zstd(desert_reader *r, desert_bytes *out) {
@@ -618,5 +631,6 @@ desert_status desert_read_compressed_zstd(desert_reader *r, desert_bytes *out) {
   if (st) return desert_r_fail(r, st, h.data_at);
   out->ptr = dst;
   out->len = got;
+  note_inflated(r, got);
   return DESERT_OK;
 }

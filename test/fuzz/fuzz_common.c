@@ -9,6 +9,8 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "core/reader_internal.h" /* inflated, zlib_padding: the d of the memory bound */
+
 /* ---- checks ------------------------------------------------------------------ */
 
 void fz_fail(const char *file, int line, const char *what, const char *fmt, ...) {
@@ -68,7 +70,7 @@ const uint8_t *fz_bytes(fz_in *in, size_t n, size_t *got) {
 #define FZ_SLOTS 8
 
 typedef struct fz_counter {
-  size_t live, blocks, peak, plain, len;
+  size_t live, blocks, peak, len;
 } fz_counter;
 
 static struct {
@@ -157,13 +159,7 @@ void fz_decode_begin(desert_reader *r, const void *data, size_t len) {
   FZ_CHECK(desert_reader_offset(r) == 0);
   FZ_CHECK(desert_reader_remaining(r) == len);
   c->len = len;
-  c->plain = 0;
   c->peak = c->live; /* what the reader kept from earlier messages counts too */
-}
-
-void fz_note_plain(desert_reader *r, size_t bytes) {
-  fz_counter *c = counter_of(r);
-  c->plain = c->plain > SIZE_MAX - bytes ? SIZE_MAX : c->plain + bytes;
 }
 
 size_t fz_bound(size_t n, size_t d) {
@@ -192,7 +188,11 @@ desert_status fz_decode_end(desert_reader *r) {
                  desert_status_name(st), eo, cur_len);
   FZ_CHECK(strcmp(desert_status_name(st), "DESERT_E_UNKNOWN") != 0);
 
-  size_t peak = c->peak, plain = c->plain;
+  /* d: the reader's own count of what its blocks inflated to, without the
+   * zlib zero padding (which the bound's other terms must cover). */
+  FZ_CHECK_MSG(r->inflated >= r->zlib_padding, "%zu bytes inflated, %zu of them padding",
+               r->inflated, r->zlib_padding);
+  size_t peak = c->peak, plain = r->inflated - r->zlib_padding;
   last_peak = peak;
   fz_stats.decodes++;
   size_t bound = fz_bound(cur_len, plain);

@@ -17,12 +17,14 @@
  *                                     + FZ_BOUND_PER_PLAIN * d
  *
  * n = input bytes the decode was given, d = bytes the compressed blocks of
- * the input decompress to (0 for data without compressed blocks). The
- * harnesses report, with fz_note_plain, the length of every block that
- * decoded successfully (an over-estimate of d by at most the zlib zero
- * padding); a failing block adds nothing. test_resource_bounds.c uses the
- * exact d of its crafted inputs. The bound is documented in
- * test/fuzz/README.md. */
+ * the input decompress to (0 for data without compressed blocks), as the
+ * reader itself counts them (`inflated` minus `zlib_padding` in
+ * src/core/reader_internal.h: every block that decoded successfully,
+ * including those the schema layer reads inside values; a failing block
+ * adds nothing). Zlib zero padding is not in d: the other terms must cover
+ * it (the reader allows 64 KiB + 8 bytes per input byte of it per
+ * message). test_resource_bounds.c uses the exact d of its crafted inputs.
+ * The bound is documented in test/fuzz/README.md. */
 #ifndef DESERT_FUZZ_COMMON_H
 #define DESERT_FUZZ_COMMON_H
 
@@ -95,9 +97,6 @@ desert_reader *fz_reader_new(const desert_options *o);
 /* Starts one decode of data[0..len) on r: desert_reader_begin and a fresh
  * memory measurement (peak = what is live now). */
 void fz_decode_begin(desert_reader *r, const void *data, size_t len);
-/* Adds bytes that compressed blocks of r's current input decompressed to
- * (the d of the bound). */
-void fz_note_plain(desert_reader *r, size_t bytes);
 /* Ends one decode: checks the reader invariants (status a known code and
  * never an API error, error offset and position inside the input) and the
  * memory bound for len input bytes. Returns the reader's status. */

@@ -330,7 +330,6 @@ static void get(desert_reader *r, const item *it, unsigned *refs_seen) {
     st = f == 2 ? desert_read_compressed_zstd(r, &b)
                 : desert_read_compressed(r, (desert_compression)f, &b);
     EXPECT(b.len == it->n && (!b.len || memcmp(b.ptr, it->p, b.len) == 0));
-    fz_note_plain(r, b.len);
     break;
   }
   case R_REF: {
