@@ -44,8 +44,10 @@ struct desert_reader {
   desert_arena arena;
   unsigned depth;
   size_t zlib_padding; /* zero bytes zlib-flavour blocks were padded with
-                        * in this message: bounded per message, not per
-                        * block (values/compressed.c, pad_result) */
+                        * in this message (a stream: since it began, as
+                        * its byte count is the budget's base): bounded
+                        * per message, not per block (pad_result in
+                        * values/compressed.c) */
   size_t inflated;     /* bytes the compressed blocks read in this message
                         * gave (padding included): the tests' memory bound
                         * (test/fuzz/fuzz_common.h) allows for them */
