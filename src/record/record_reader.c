@@ -444,17 +444,41 @@ DESERT_NOINLINE static desert_status read_field_plan(desert_record_reader *rr, s
   return read_field_impl(rr, index, action, rr->plan_);
 }
 
+/* Reads field `index` from chunk c of versioned data: the field is next
+ * and already checked (read_field_versioned). A field in the chunk the
+ * previous one was read from continues where the reader is (nested values
+ * restore the chunk's range when they end). */
+DESERT_INLINE desert_status field_in_chunk(desert_record_reader *rr, size_t index,
+                                           desert_field_action *action, rec_rframe *f, unsigned c) {
+  desert_reader *r = rr->r;
+  rr->next_ = index + 1;
+  *action = DESERT_FIELD_READ;
+  if (c == rr->chunk_) return DESERT_OK;
+  leave_chunk(rr, f);
+  rec_entry *x = &frame_entries(f)[c];
+  rr->chunk_ = c;
+  r->pos = x->cur;
+  r->end = x->end;
+  return DESERT_OK;
+}
+
 /* A required field read in order from versioned data whose header
- * removed no field and made none optional is a chunk switch, done here;
- * without a plan its chunk is the last FieldAdded step naming it, found by
- * a scan that calls nothing (so that this path saves no registers).
- * Anything else — a step whose name is another pointer with the same
- * first byte, data older than the field, misuse, errors — takes the
- * general path, which starts over (nothing is changed before it). Inlined
- * twice like read_field_impl. */
+ * removed no field is a chunk switch, done here; without a plan its chunk
+ * is the last FieldAdded step naming it, found by a scan that calls
+ * nothing (so that this path saves no registers). Anything else -- a step
+ * whose name is another pointer with the same first byte, data older than
+ * the field, misuse, errors -- takes the general path, which starts over
+ * (nothing is changed before it). Inlined twice like read_field_impl, and
+ * once more with `counted` for data whose header made fields optional:
+ * there every field counts its position, and one that a newer writer made
+ * optional (a tag to read first) takes the general path, which counts it
+ * itself (so nothing is stored before the test). Data such as TestModel1's
+ * carries one such entry for another field. */
+DESERT_NOINLINE static desert_status read_field_counted(desert_record_reader *rr, size_t index,
+                                                        desert_field_action *action);
 DESERT_INLINE desert_status read_field_versioned(desert_record_reader *rr, size_t index,
                                                  desert_field_action *action,
-                                                 const desert_record_plan *plan) {
+                                                 const desert_record_plan *plan, bool counted) {
   desert_reader *r = rr->r;
   const desert_record_desc *d = rr->desc;
   if (!r || r->status || rr->state_ != 1 || !action || index != rr->next_ ||
@@ -462,6 +486,8 @@ DESERT_INLINE desert_status read_field_versioned(desert_record_reader *rr, size_
     goto general;
   rec_rframe *f = rr_frame(rr);
   if (!f || f->nremoved) goto general;
+  /* (a tail call: the common path keeps no registers for the count) */
+  if (!counted && f->nmo) return read_field_counted(rr, index, action);
   unsigned c = 0;
   if (plan) {
     if (plan->fields[index].flags) goto general;
@@ -472,36 +498,26 @@ DESERT_INLINE desert_status read_field_versioned(desert_record_reader *rr, size_
     c = desert_rec_field_quick_chunk(d, name); /* (UNSURE fails the test below) */
   }
   if (c > rr->version_ || c >= f->nentries) goto general;
-  if (f->nmo) {
-    /* The positions (counters) matter only to made-optional entries: with
-     * some, every field counts its position, and one that a newer writer
-     * made optional (a tag to read first) takes the general path, which
-     * counts it itself (so nothing is stored before the test). Data such
-     * as TestModel1's carries one such entry for another field. */
+  if (counted) {
     if (c >= f->ncounters) goto general;
     int32_t *counter = &frame_counters(f)[c];
     if (is_made_optional(f, frame_entries(f), c, *counter + 1)) goto general;
     ++*counter;
   }
-  rr->next_ = index + 1;
-  *action = DESERT_FIELD_READ;
-  /* Without made-optional entries positions are not counted. A field in
-   * the chunk the previous one was read from continues where the reader
-   * is (nested values restore the chunk's range when they end). */
-  if (c == rr->chunk_) return DESERT_OK;
-  leave_chunk(rr, f);
-  rec_entry *x = &frame_entries(f)[c];
-  rr->chunk_ = c;
-  r->pos = x->cur;
-  r->end = x->end;
-  return DESERT_OK;
+  /* Without made-optional entries positions are not counted. */
+  return field_in_chunk(rr, index, action, f, c);
 general:
   return plan ? read_field_plan(rr, index, action) : read_field_desc(rr, index, action);
 }
 
+DESERT_NOINLINE static desert_status read_field_counted(desert_record_reader *rr, size_t index,
+                                                        desert_field_action *action) {
+  return read_field_versioned(rr, index, action, rr->plan_, true);
+}
+
 DESERT_NOINLINE static desert_status read_field_desc_versioned(desert_record_reader *rr, size_t index,
                                                             desert_field_action *action) {
-  return read_field_versioned(rr, index, action, NULL);
+  return read_field_versioned(rr, index, action, NULL, false);
 }
 
 
@@ -525,7 +541,7 @@ desert_status desert_record_read_field(desert_record_reader *rr, size_t index,
       return read_field_desc(rr, index, action);
   } else if (rr->frame_ != NO_FRAME) {
     /* (inlined here: it calls nothing but the general path, a tail call) */
-    return read_field_versioned(rr, index, action, p);
+    return read_field_versioned(rr, index, action, p, false);
   } else if (!rr->r || rr->r->status || rr->state_ != 1 || !action || index != rr->next_ ||
              !(p->flags & REC_PLAN_PLAIN) || index >= p->field_count) {
     return read_field_plan(rr, index, action);
