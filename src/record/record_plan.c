@@ -200,9 +200,9 @@ static const desert_rec_pfield tuple_pfields[DESERT_TUPLE_MAX_ARITY] = {
     TF(3, 9), TF(3, 10), TF(3, 11), TF(3, 12), TF(3, 13), TF(3, 14), TF(3, 15), TF(3, 16), 
     TF(3, 17), TF(3, 18), TF(3, 19), TF(3, 20), TF(3, 21)};
 
-#define TUPLE_PLAN(n)                                                                     \
-  {&desert_rec_tuple_descs[n - 1], tuple_pfields, NULL, n, 0, REC_PLAN_PLAIN, 1, {NULL, NULL, NULL}, \
-   0, false}
+#define TUPLE_PLAN(n)                                                            \
+  {&desert_rec_tuple_descs[n - 1], tuple_pfields, NULL, n, 0, REC_PLAN_PLAIN, 1, \
+   {NULL, NULL, NULL}, 0, false}
 const desert_record_plan desert_rec_tuple_plans[DESERT_TUPLE_MAX_ARITY] = {
     TUPLE_PLAN(1),  TUPLE_PLAN(2),  TUPLE_PLAN(3),  TUPLE_PLAN(4),  TUPLE_PLAN(5),
     TUPLE_PLAN(6),  TUPLE_PLAN(7),  TUPLE_PLAN(8),  TUPLE_PLAN(9),  TUPLE_PLAN(10),
@@ -214,7 +214,6 @@ const desert_record_desc *desert_tuple_desc(size_t arity) {
   if (arity == 0 || arity > DESERT_TUPLE_MAX_ARITY) return NULL;
   return &desert_rec_tuple_descs[arity - 1];
 }
-
 
 const desert_record_plan *desert_tuple_plan(size_t arity) {
   if (arity == 0 || arity > DESERT_TUPLE_MAX_ARITY) return NULL;

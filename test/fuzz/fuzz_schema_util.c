@@ -427,7 +427,8 @@ static bool exact_round_trip(const desert_schema *s) {
   walk_type(&w, s->root);
   bool exact = !(w.dedup && w.header_names);
   for (size_t i = 0; exact && i < w.n; i++)
-    if (w.seen[i]->kind == DESERT_TYPE_RECORD && plain_field_made_optional(w.seen[i])) exact = false;
+    if (w.seen[i]->kind == DESERT_TYPE_RECORD && plain_field_made_optional(w.seen[i]))
+      exact = false;
   /* A record with header names whose field values can register strings
    * (a nested record with header names) before its own header. */
   for (size_t i = 0; exact && i < w.n; i++) {
