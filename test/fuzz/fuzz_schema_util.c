@@ -334,7 +334,7 @@ void fzs_options(const desert_schema *s, uint8_t sel, desert_options *o) {
  * registrations. A type graph that holds dedup strings and records with
  * steps that can put names in a header (anything but FieldAdded) therefore
  * does not round-trip exactly by the format's definition; nor does a
- * record with a FieldMadeOptional step for a plain field (below). The
+ * record with a step that names a field it still writes (below). The
  * harnesses then only check that the value encodes and that its bytes
  * decode cleanly or fail with a proper error. */
 
@@ -401,22 +401,36 @@ static bool has_header_names(const desert_type *t) {
   return false;
 }
 
-/* FORMAT.md §13.4/§13.5: a FieldMadeOptional step naming a written field
- * that the schema does not make optional puts a made-optional entry at
- * that field's position while the value stays a plain T, and a reader with
- * the same schema then reads a tag byte first, as the old reader of
- * SCHEMA.md's E6 does ("steps are data", in both libraries): such a record
- * does not round-trip by the format's definition either (the fuzzer found
- * one: a plain compressed field whose empty block, 00, read as None). */
-static bool plain_field_made_optional(const desert_type *t) {
+/* Steps are data (SCHEMA.md 1.5): a step may name a field the record still
+ * writes, and two such cases do not round-trip by the format's definition
+ * (F§13.4/§13.5), the same in both libraries:
+ * - FieldMadeOptional naming a written field that the schema does not make
+ *   optional puts a made-optional entry at that field's position while the
+ *   value stays a plain T, and a reader with the same schema then reads a
+ *   tag byte first, as the old reader of SCHEMA.md's E6 does (the fuzzer
+ *   found one: a plain compressed field whose empty block, 00, read as
+ *   None);
+ * - FieldRemoved or FieldMadeTransient naming a written (non-transient)
+ *   field puts its name in the header's removed set while the field is
+ *   still written, and a reader with the same schema then takes the field
+ *   as removed (rule 2): None for an optional field, whatever the bytes
+ *   held, and FieldRemovedInSerializedVersion for a required one (the
+ *   fuzzer found the first: an optional char16 whose Some('\0') from older
+ *   data came back None). */
+static bool step_names_written_field(const desert_type *t) {
   for (size_t i = 0; i < t->u.record.step_count; i++) {
     const desert_type_step *st = &t->u.record.steps[i];
-    if (st->kind != DESERT_STEP_FIELD_MADE_OPTIONAL || !st->field) continue;
+    if (!st->field) continue;
+    unsigned ignore; /* field flags under which the step is harmless */
+    if (st->kind == DESERT_STEP_FIELD_MADE_OPTIONAL)
+      ignore = DESERT_FIELD_OPTIONAL | DESERT_FIELD_TRANSIENT;
+    else if (st->kind == DESERT_STEP_FIELD_REMOVED || st->kind == DESERT_STEP_FIELD_MADE_TRANSIENT)
+      ignore = DESERT_FIELD_TRANSIENT;
+    else
+      continue;
     for (size_t f = 0; f < t->u.record.field_count; f++) {
       const desert_type_field *fd = &t->u.record.fields[f];
-      if (strcmp(fd->name, st->field) == 0 &&
-          !(fd->flags & (DESERT_FIELD_OPTIONAL | DESERT_FIELD_TRANSIENT)))
-        return true;
+      if (strcmp(fd->name, st->field) == 0 && !(fd->flags & ignore)) return true;
     }
   }
   return false;
@@ -427,7 +441,7 @@ static bool exact_round_trip(const desert_schema *s) {
   walk_type(&w, s->root);
   bool exact = !(w.dedup && w.header_names);
   for (size_t i = 0; exact && i < w.n; i++)
-    if (w.seen[i]->kind == DESERT_TYPE_RECORD && plain_field_made_optional(w.seen[i]))
+    if (w.seen[i]->kind == DESERT_TYPE_RECORD && step_names_written_field(w.seen[i]))
       exact = false;
   /* A record with header names whose field values can register strings
    * (a nested record with header names) before its own header. */
