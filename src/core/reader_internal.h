@@ -50,7 +50,12 @@ struct desert_reader {
                         * values/compressed.c) */
   size_t inflated;     /* bytes the compressed blocks read in this message
                         * gave (padding included): the tests' memory bound
-                        * (test/fuzz/fuzz_common.h) allows for them */
+                        * (test/fuzz/fuzz_common.h) allows for them.
+                        * Both counts grow only with a non-empty block,
+                        * which lives in the arena; that allocation sets
+                        * busy, so the next begin is the exported one and
+                        * reader_clear zeroes them (the inline begin never
+                        * needs to) */
   void *inflater; /* libdeflate decompressor, created lazily */
   void *zstd_d;   /* ZSTD_DCtx, created lazily */
   void *records;  /* records layer state, see record.c */
