@@ -22,7 +22,9 @@
  * caller keeps the input alive and unchanged while it uses them); decoded
  * data that cannot be a view (lenient UTF-8 replacements, decompressed
  * blocks, arrays the caller asks the reader to allocate) lives in the
- * reader's arena until the next desert_reader_begin/reset/free.
+ * reader's arena until the next desert_reader_begin/reset/free -- or, with
+ * an output arena (desert_reader_set_output_arena, below), in memory the
+ * caller owns and frees at once, however many messages it holds.
  *
  * Streaming input (a source callback instead of one buffer): desert/stream.h.
  * There views and arena data live until the next desert_reader_mark, and
@@ -112,7 +114,8 @@ DESERT_API void desert_reader_free(desert_reader *r);
  * bytes a message of primitives, strings, byte blocks or small records
  * (a versioned one with a few arena arrays) decodes with no allocation.
  * Arena memory (desert_reader_alloc and the data documented to live there)
- * lives until the next begin/reset/free, as for a heap reader. The storage
+ * lives until the next begin/reset/free, as for a heap reader (or in an
+ * output arena, desert_reader_set_output_arena). The storage
  * must stay in place and untouched until desert_reader_free, which is
  * needed only if the reader may have taken heap memory but is always cheap
  * and correct to call. */
@@ -169,10 +172,100 @@ DESERT_API const desert_options *desert_reader_options(const desert_reader *r);
  * reader's status. status must not be DESERT_OK. */
 DESERT_API desert_status desert_reader_fail(desert_reader *r, desert_status status, size_t offset);
 
-/* Arena allocation that lives until the next begin/reset/free. align must
- * be a power of two <= 64. Returns NULL (and sets DESERT_E_NOMEM or
+/* Arena allocation that lives until the next begin/reset/free (with an
+ * output arena: in that arena, until its reset/free). align must be a
+ * power of two <= 64. Returns NULL (and sets DESERT_E_NOMEM or
  * DESERT_E_LIMIT) on failure. size 0 returns a valid unique pointer. */
 DESERT_API void *desert_reader_alloc(desert_reader *r, size_t size, size_t align);
+
+/* ---- output arena: decoded data the caller owns ---------------------------------
+ * A desert_decode_arena is a bump allocator the caller owns. Attached to a
+ * reader, it receives every arena allocation the reader makes for the
+ * caller, so the decoded values of many messages stay valid together and
+ * are released at once, with one reader and one arena:
+ *
+ *   desert_decode_arena *a;
+ *   desert_decode_arena_create(NULL, &a);
+ *   desert_reader_set_output_arena(r, a);
+ *   for each message i: desert_reader_begin(r, in[i], len[i]); read into out[i];
+ *   ... use every out[i] ...
+ *   desert_decode_arena_free(a);   // or _reset(a) to decode the next batch
+ *
+ * What goes there: everything documented as living in the reader's arena --
+ * desert_reader_alloc (and so the arrays, nested structs and list buffers
+ * of generated decoders and of desert/types.h's C-struct reads),
+ * decompressed blocks (desert_read_compressed, desert_read_compressed_zstd
+ * and the types built on them), lenient UTF-8 replacement copies (also
+ * when a DeduplicatedString's first occurrence was one). desert_reader_begin,
+ * desert_reader_reset, desert_reader_mark and desert_reader_free never
+ * reclaim it; only desert_decode_arena_reset/free do.
+ * What does not: views. Strings, byte blocks and raw reads that are valid
+ * as they stand still point into the input buffer, which must outlive
+ * them (a DeduplicatedString back-reference is a view of its first
+ * occurrence, on a streaming reader of the reader's own copy of it, valid
+ * until the next begin/reset); on a streaming reader (desert/stream.h) views point into
+ * the window and die at the next desert_reader_mark as before -- copy
+ * them if they must live on. Scratch the reader needs only while a message
+ * is read stays its own: the record header stack, the session tables
+ * (DeduplicatedString ids, object references; on a streaming reader the
+ * copied DeduplicatedString keys), temporary decompression buffers and
+ * the decompressor states (from options.allocator, as before).
+ * Limits: options.max_length, max_collection, max_decompressed and the
+ * zlib-padding budget bound each item and each message exactly as with
+ * the reader's own arena (they are counted per message by the reader,
+ * whatever arena holds the result). The arena's total is the sum over
+ * the messages decoded into it and is the caller's to bound: check
+ * desert_decode_arena_bytes between messages, or create the arena with an
+ * allocator that refuses past a budget (the decode then fails with
+ * DESERT_E_NOMEM). Besides the values themselves the arena may hold
+ * bytes that no value points to: what a failed message allocated before
+ * its error, superseded growth buffers of unknown-size collections, and
+ * the first-guess buffer of a compressed block larger than the guess
+ * (at most 4 bytes per compressed byte plus 4 KiB), all released by the
+ * arena's reset.
+ * Threads: an arena is not synchronised. One thread at a time may use it
+ * together with the reader(s) attached to it (several readers on one
+ * thread may share it); attach it to one reader at a time otherwise.
+ * Lifetime: detach the arena (set NULL) or free the reader before freeing
+ * the arena; a reader keeps only a pointer to it. Caller-storage readers
+ * (desert_reader_init) and the inline functions of desert/reader_inline.h
+ * work unchanged: the arena's blocks come from its own allocator, never
+ * from the reader's storage, and desert_reader_begin_inline keeps its
+ * fast path (an allocation into the output arena counts like one into
+ * the reader's arena: the next begin is then the exported one, which
+ * clears the reader's per-message state and leaves the output arena
+ * alone). desert_decode has no output arena: use a reader of your own. */
+typedef struct desert_decode_arena desert_decode_arena;
+
+/* Creates an empty arena (no block is allocated before the first
+ * allocation). alloc NULL or all fields NULL: malloc/free; otherwise both
+ * alloc and free must be set, and are copied (alloc itself need not
+ * outlive the call). Statuses: DESERT_E_ARGUMENT (out NULL, alloc with
+ * only one of alloc/free), DESERT_E_NOMEM. *out is NULL on failure. */
+DESERT_API desert_status desert_decode_arena_create(const desert_allocator *alloc,
+                                                    desert_decode_arena **out);
+/* size bytes aligned to align (a power of two <= 64), valid until the
+ * arena's reset or free; size 0 gives a valid unique pointer. NULL when a
+ * is NULL, align is invalid, size overflows or the allocator fails. For
+ * the caller's own data next to the decoded values. */
+DESERT_API void *desert_decode_arena_alloc(desert_decode_arena *a, size_t size, size_t align);
+/* Releases every allocation at once, keeping the blocks for reuse (a warm
+ * arena allocates nothing). Every pointer into the arena becomes invalid.
+ * NULL is fine. */
+DESERT_API void desert_decode_arena_reset(desert_decode_arena *a);
+/* Frees the arena and its blocks. NULL is fine. No reader may still have
+ * it attached (see above). */
+DESERT_API void desert_decode_arena_free(desert_decode_arena *a);
+/* Bytes of block capacity the arena holds (used or not): what it took from
+ * its allocator, less block headers. 0 for NULL. Reset does not lower it. */
+DESERT_API size_t desert_decode_arena_bytes(const desert_decode_arena *a);
+
+/* Sends r's arena allocations (see above) to a from the next allocation
+ * on, until changed again; a NULL returns to the reader's own arena. Data
+ * allocated before the call stays where it was. May be called at any
+ * time, also between reads of one message, and does not change the
+ * reader's status. Never allocates. Statuses: DESERT_E_ARGUMENT (r NULL). */
+DESERT_API desert_status desert_reader_set_output_arena(desert_reader *r, desert_decode_arena *a);
 
 /* Nesting guard for recursive codecs: enter fails with DESERT_E_DEPTH past
  * options.max_depth (error offset = current position). Pair every
@@ -217,7 +310,8 @@ DESERT_API desert_status desert_read_char16(desert_reader *r, uint16_t *unit);
  * A negative length is DESERT_E_NEGATIVE_LENGTH (offset: the length); bytes
  * cut short are DESERT_E_INPUT_ENDED (offset: the first string byte);
  * invalid UTF-8 is DESERT_E_INVALID_UTF8 (offset: the first string byte) or,
- * with DESERT_OPT_LENIENT_UTF8, replaced by U+FFFD into an arena copy. */
+ * with DESERT_OPT_LENIENT_UTF8, replaced by U+FFFD into an arena copy
+ * (the reader's, or its output arena). */
 DESERT_API desert_status desert_read_string(desert_reader *r, desert_str *out);
 /* DeduplicatedString: a back-reference to an unknown id is
  * DESERT_E_INVALID_STRING_ID (offset: the id varint). */
@@ -261,7 +355,7 @@ DESERT_API desert_status desert_read_uuid(desert_reader *r, uint8_t out[16]);
 
 /* ---- compressed blocks (FORMAT.md §11) ----
  * The flavour must be known (the bytes do not tell). The inflated bytes live
- * in the reader's arena. RAW: the block must hold one complete raw DEFLATE
+ * in the reader's arena (or its output arena). RAW: the block must hold one complete raw DEFLATE
  * stream, else DESERT_E_DECOMPRESSION; the output has the stream's length.
  * ZLIB: read as desert-scala reads it (java.util.zip.Inflater, SCHEMA.md
  * §2.8): the output always has the announced length -- what the stream

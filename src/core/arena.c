@@ -21,6 +21,7 @@ void desert_arena_init(desert_arena *a, const desert_allocator *alloc) {
   a->touched = false;
   a->first_block = DESERT_ARENA_MIN_BLOCK;
   a->busy = NULL;
+  a->redirect = NULL;
 }
 
 void desert_arena_set_first_block(desert_arena *a, size_t bytes) { a->first_block = bytes; }
@@ -37,10 +38,15 @@ static size_t fit(desert_arena_block *b, size_t size, size_t align) {
 }
 
 void *desert_arena_alloc(desert_arena *a, size_t size, size_t align) {
+  if (a->busy) *a->busy = 1; /* the next begin must reset the arena and the
+                              * reader's per-message counts */
+  /* A reader with an output arena: its own blocks stay unused (touched
+   * stays false, so its reset remains one test). The output arena has no
+   * redirect of its own (desert_reader_set_output_arena). */
+  if (a->redirect) a = a->redirect;
   if (align == 0 || (align & (align - 1)) != 0 || align > 64) return NULL;
   if (size == 0) size = 1; /* distinct allocations get distinct addresses */
   a->touched = true;
-  if (a->busy) *a->busy = 1; /* the next begin must reset the arena */
   for (desert_arena_block *b = a->cur; b; b = b->next) {
     size_t off = fit(b, size, align);
     if (off != SIZE_MAX) {
@@ -79,6 +85,7 @@ void *desert_arena_alloc(desert_arena *a, size_t size, size_t align) {
 }
 
 void desert_arena_shrink_last(desert_arena *a, void *p, size_t old_size, size_t new_size) {
+  if (a->redirect) a = a->redirect; /* where desert_arena_alloc put p */
   desert_arena_block *b = a->cur;
   if (!b || !p || new_size >= old_size) return;
   if (old_size == 0) old_size = 1; /* desert_arena_alloc's size for 0 */

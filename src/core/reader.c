@@ -415,6 +415,10 @@ desert_status desert_r_string_body(desert_reader *r, size_t len, desert_str *out
   if (!copy) return desert_r_fail(r, DESERT_E_NOMEM, start);
   out->len = utf8_replace_like_java(p, len, copy);
   out->ptr = (const char *)copy;
+  /* The copy rarely needs the worst case: give the rest back, or an output
+   * arena holding many messages (desert_reader_set_output_arena) would
+   * keep up to twice each string's size unused. */
+  desert_arena_shrink_last(&r->arena, copy, 3 * len, out->len);
   return DESERT_OK;
 }
 

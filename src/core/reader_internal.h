@@ -41,7 +41,8 @@ struct desert_reader {
   desert_options opt;
   desert_strtab strings; /* views, not copies */
   desert_reftab refs;
-  desert_arena arena;
+  desert_arena arena;    /* arena.redirect: the caller's output arena
+                          * (desert_reader_set_output_arena), or NULL */
   unsigned depth;
   size_t zlib_padding; /* zero bytes zlib-flavour blocks were padded with
                         * in this message (a stream: since it began, as
@@ -52,8 +53,9 @@ struct desert_reader {
                         * gave (padding included): the tests' memory bound
                         * (test/fuzz/fuzz_common.h) allows for them.
                         * Both counts grow only with a non-empty block,
-                        * which lives in the arena; that allocation sets
-                        * busy, so the next begin is the exported one and
+                        * which lives in the arena (or the output arena it
+                        * redirects to); that allocation sets busy either
+                        * way, so the next begin is the exported one and
                         * reader_clear zeroes them (the inline begin never
                         * needs to) */
   void *inflater; /* libdeflate decompressor, created lazily */
