@@ -31,6 +31,9 @@
 extern "C" {
 #include "bench_codec.h"
 #include "bench_kernels.h"
+#ifndef DESERT_BENCH_NO_GEN
+#include "bench_oplog_rows.h"
+#endif
 #include "desert/kernels.h"
 #include "base/kernels.h"
 }
@@ -197,6 +200,9 @@ std::vector<CodecRow> codec_rows(const desert_kernels *const *tables, size_t nt)
   std::vector<const codec_case *> all;
   codec_table t[8];
   size_t n = bench_codec_tables(t, 8);
+#ifndef DESERT_BENCH_NO_GEN
+  n += bench_oplog_tables(t + n, 8 - n); // desert-rust's oplog benchmark (bench_oplog_*.c)
+#endif
   for (size_t ti = 0; ti < n; ti++)
     for (size_t ci = 0; ci < t[ti].count; ci++) all.push_back(&t[ti].cases[ci]);
   std::vector<std::string> keys;
@@ -376,6 +382,10 @@ int main(int argc, char **argv) {
     benchmark::AddCustomContext("desert_avx512_slots", slots);
   }
 
+#ifndef DESERT_BENCH_NO_GEN
+  // report.py prints desert-rust's oplog figures only beside rows of this host class.
+  benchmark::AddCustomContext("desert_oplog_host_class", bench_oplog_host_class());
+#endif
   benchmark::Initialize(&n, args.data());
   if (benchmark::ReportUnrecognizedArguments(n, args.data())) return 1;
   benchmark::RunSpecifiedBenchmarks();
