@@ -9,6 +9,8 @@
 #    C-struct descriptors and hand-written codecs, zstd.bin and api_only.bin;
 #  * golden_corpus_cli runs `desert decode/encode --schema` over every file
 #    (test/scripts/golden_corpus_cli.cmake);
+#  * test_oplog_models (test/test_oplog_models.c): desert-rust's benchmark
+#    models (oplog, golem_oplog, evolution_stress) and their hand-derived bytes;
 #  * test_golden_corpus_gen_c: the same files through code `desert gen-c`
 #    generates from each schema document (wired at the end of this file);
 #  * golden_corpus_regen (test/golden_corpus/regen.c) rewrites golden/*.bin.
@@ -32,6 +34,20 @@ target_link_libraries(golden_corpus_regen PRIVATE desert_golden_corpus desert::j
 
 if(TARGET test_golden_corpus)
   target_link_libraries(test_golden_corpus PRIVATE desert_golden_corpus desert::json)
+endif()
+
+# desert-rust's benchmark models in the corpus (test/test_oplog_models.c):
+# every runnable ISA in one process, and once per DESERT_FORCE_ISA like the
+# test_golden_corpus suites (test/CMakeLists.txt's ISA regex does not name it).
+if(TARGET test_oplog_models)
+  target_link_libraries(test_oplog_models PRIVATE desert_golden_corpus desert::json)
+  set_property(TEST test_oplog_models APPEND PROPERTY LABELS golden)
+  foreach(isa ${DESERT_TEST_ISAS})
+    add_test(NAME test_oplog_models@${isa} COMMAND test_oplog_models)
+    set_tests_properties(test_oplog_models@${isa} PROPERTIES
+      ENVIRONMENT "DESERT_FORCE_ISA=${isa};DESERT_TEST_EXPECT_ISA=${isa}"
+      LABELS "isa;${isa};golden" TIMEOUT 600 SKIP_RETURN_CODE 77)
+  endforeach()
 endif()
 
 if(TARGET desert_cli)
