@@ -16,10 +16,14 @@
  *                      own buffer is the message (freed next op);
  *   serialize_reused   one writer reset per entry, the bytes copied into a
  *                      malloc'd buffer per entry;
- *   deserialize        one reader per entry (created in setup, begun per
- *                      op): the decoded structs' arrays live in that
- *                      reader's arena, strings and byte blocks are views
- *                      into the kept input messages, all alive together;
+ *   deserialize        one reader with an output arena
+ *                      (desert_reader_set_output_arena), reset per op: the
+ *                      decoded structs' arrays live in the arena, strings
+ *                      and byte blocks are views into the kept input
+ *                      messages, all 10,000 values alive together;
+ *   deserialize_readers the same with one reader per entry (created in
+ *                      setup, begun per op), each holding its entry's
+ *                      arrays: the form before output arenas;
  *   deserialize_copy   one reader, each decoded entry deep-copied (arrays,
  *                      strings and bytes) into a row arena, rewound per op:
  *                      owned values independent of the input;
@@ -47,6 +51,7 @@ enum {
   OD_SER_HEAP,
   OD_SER_REUSED,
   OD_DE,
+  OD_DE_READERS,
   OD_DE_COPY,
   OD_STREAM_SER,
   OD_STREAM_DE
@@ -66,8 +71,9 @@ typedef struct od_state {
   size_t *len;
   desert_writer **ws;      /* serialize_heap: the writers kept as messages */
   desert_writer *w;        /* serialize_reused, stream_serialize */
-  desert_reader **rs;      /* deserialize: one reader per entry */
-  desert_reader *r;        /* deserialize_copy, stream_deserialize */
+  desert_reader **rs;      /* deserialize_readers: one reader per entry */
+  desert_reader *r;        /* deserialize, deserialize_copy, stream_deserialize */
+  desert_decode_arena *da; /* deserialize: r's output arena */
   bench_oplog_OplogEntry *dec;
   oplog_arena out;         /* copies of the _copy and stream rows */
   od_mem stream;           /* the stream's bytes */
@@ -99,7 +105,8 @@ static void od_teardown(void *p) {
   free(s->len);
   free(s->dec);
   desert_writer_free(s->w);
-  desert_reader_free(s->r);
+  desert_reader_free(s->r); /* before its output arena */
+  desert_decode_arena_free(s->da);
   oplog_arena_free(&s->out);
   free(s->stream.buf);
   oplog_data_free(&s->d);
@@ -172,6 +179,10 @@ static void *od_setup(int mode, desert_isa isa, size_t payload, codec_info *info
   if (mode == OD_SER_HEAP && !(s->ws = calloc(n, sizeof *s->ws))) goto fail;
   if (mode == OD_SER || mode == OD_SER_HEAP) od_free_msgs(s); /* the op makes them */
   if (mode == OD_DE) {
+    if (desert_decode_arena_create(NULL, &s->da) || desert_reader_set_output_arena(s->r, s->da))
+      goto fail;
+  }
+  if (mode == OD_DE_READERS) {
     if (!(s->rs = calloc(n, sizeof *s->rs))) goto fail;
     for (size_t i = 0; i < n; i++)
       if (desert_reader_create(&s->opt, &s->rs[i])) goto fail;
@@ -246,6 +257,16 @@ static uint64_t od_ser_reused(od_state *s) {
 }
 
 static uint64_t od_de(od_state *s) {
+  desert_reader *r = s->r;
+  desert_decode_arena_reset(s->da);
+  for (size_t i = 0; i < s->d.n; i++) {
+    desert_reader_begin(r, s->msg[i], s->len[i]);
+    if (bench_oplog_decode_OplogEntry(r, &s->dec[i])) return 0;
+  }
+  return oplog_entries_touch(s->dec, s->d.n);
+}
+
+static uint64_t od_de_readers(od_state *s) {
   for (size_t i = 0; i < s->d.n; i++) {
     desert_reader *r = s->rs[i];
     desert_reader_begin(r, s->msg[i], s->len[i]);
@@ -301,6 +322,7 @@ static uint64_t od_run(void *p, size_t i) {
   case OD_SER_HEAP: return od_ser_heap(s);
   case OD_SER_REUSED: return od_ser_reused(s);
   case OD_DE: return od_de(s);
+  case OD_DE_READERS: return od_de_readers(s);
   case OD_DE_COPY: return od_de_copy(s);
   case OD_STREAM_SER: return od_stream_ser(s);
   default: return od_stream_de(s);
@@ -379,6 +401,7 @@ OD_SETUP(ser, OD_SER)
 OD_SETUP(ser_heap, OD_SER_HEAP)
 OD_SETUP(ser_reused, OD_SER_REUSED)
 OD_SETUP(de, OD_DE)
+OD_SETUP(de_readers, OD_DE_READERS)
 OD_SETUP(de_copy, OD_DE_COPY)
 OD_SETUP(stream_ser, OD_STREAM_SER)
 OD_SETUP(stream_de, OD_STREAM_DE)
@@ -395,8 +418,11 @@ OD_SETUP(stream_de, OD_STREAM_DE)
    "10,000 oplog entries, payload " #P ": one writer reset per entry, bytes copied out",           \
    -1, CODEC_FAULTS, 0, P, od_setup_ser_reused, od_verify, od_run, od_teardown, NULL},             \
   {"oplog_p" #P "_deserialize", "desert",                                                          \
-   "10,000 oplog entries, payload " #P ": one reader per entry, values kept (views + arenas)",     \
+   "10,000 oplog entries, payload " #P ": one reader, output arena, values kept (views + arena)",  \
    -1, CODEC_FAULTS, 0, P, od_setup_de, od_verify, od_run, od_teardown, NULL},                     \
+  {"oplog_p" #P "_deserialize_readers", "desert",                                                  \
+   "10,000 oplog entries, payload " #P ": one reader per entry, values kept (views + arenas)",     \
+   -1, CODEC_FAULTS, 0, P, od_setup_de_readers, od_verify, od_run, od_teardown, NULL},             \
   {"oplog_p" #P "_deserialize_copy", "desert",                                                     \
    "10,000 oplog entries, payload " #P ": one reader, each entry deep-copied (owned)",             \
    -1, CODEC_FAULTS, 0, P, od_setup_de_copy, od_verify, od_run, od_teardown, NULL},                \

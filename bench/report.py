@@ -15,6 +15,9 @@ What it reads (bench_main.cc names the rows):
                                  validate_utf8) are reference rows
   context desert_avx512_slots    "slot=isa,..." of the AVX-512 table: the
                                  slot-by-slot AVX-512 vs AVX2 section
+  context desert_oplog_host_class  "sapphire-rapids" or "other": whether the
+                                 oplog section (3b) shows desert-rust's own
+                                 figures
   codec/<key>/<impl>/<isa>       codec suite; <impl> is desert, memcpy,
                                  msgpack, protobuf-c or harness; counters
                                  case_no, rust_ref_ns, headline,
@@ -367,7 +370,7 @@ def codec_section(codec, active, memcpy_by_case, reference_host):
             "%.2f" % flt if flt is not None else "-"), no, spd, ratio_mem)
 
     for key, impls in codec.items():
-        if key.startswith("w_"):
+        if key.startswith(("w_", "oplog_")):  # sections 3 and 3b
             continue
         d = impls.get("desert") or impls.get("harness")
         if not d:
@@ -429,6 +432,104 @@ def workload_section(codec, active):
         lines.append("| %s | %s | %s | %s | %s | %s | %s |" % (
             key, isa, fmt_ns(v["cpu"]), rate, peers[0], peers[1], PUBLISHED.get(key, "-")))
     return lines, targets
+
+
+# desert-rust's own oplog figures (desert-rust 0.1.9, opt-level 3, fat LTO, measured
+# outside this project on an Intel Sapphire Rapids class host): serialize and
+# deserialize of 10,000 entries, ns per pass, by payload size.
+OPLOG_RUST_NS = {16: (695e3, 2218e3), 256: (4.09e6, 24.5e6), 1024: (28.6e6, 91.7e6)}
+# The host class those figures apply to (bench_main.cc: CPU family 6 with AVX512-FP16).
+OPLOG_REFERENCE_CLASS = "sapphire-rapids"
+
+
+def oplog_parse(key):
+    """oplog_p256_serialize_reused -> (256, "serialize_reused"), else None."""
+    if not key.startswith("oplog_p"):
+        return None
+    head, _, op = key[len("oplog_p"):].partition("_")
+    return (int(head), op) if head.isdigit() and op else None
+
+
+def oplog_section(codec, active, ctx):
+    """Section 3b: desert-rust's oplog benchmark (bench_oplog_*.c), 10,000
+    entries per op at payloads 16, 256 and 1024: wire size per payload, each
+    row's median and its ratio to the msgpack-c and protobuf-c rows of the
+    same run (the peer row of the same op, else its plain serialize or
+    deserialize row), and desert-rust's own figures in a separate column on a
+    host of their class only."""
+    by_payload = OrderedDict()
+    for key, impls in codec.items():
+        parsed = oplog_parse(key)
+        if parsed:
+            by_payload.setdefault(parsed[0], OrderedDict())[parsed[1]] = impls
+    if not by_payload:
+        return []
+    host_class = ctx.get("desert_oplog_host_class", "")
+    reference = host_class == OPLOG_REFERENCE_CLASS
+    lines = ["## 3b. Oplog (desert-rust's benchmark)", "",
+             "10,000 oplog entries (desert-rust's OplogEntry with the recursive Value, generated "
+             "with its shapes and distributions from a fixed seed) per op; every message and "
+             "decoded value is kept for the pass. *msgpack-c*, *protobuf-c*: their time / ours "
+             "(above 1 = we are faster), against the peer row of the same op, else its plain "
+             "serialize or deserialize row. bench/README.md says what each row does.", ""]
+
+    def total(impls, impl):
+        for isa_rows in (impls.get(impl) or {}).values():
+            b = isa_rows["c"].get("bytes_per_op")
+            if b:
+                return int(b)
+        return None
+
+    lines += ["| payload | desert (bytes per 10,000 entries) | msgpack-c | protobuf-c |",
+              "|---|---|---|---|"]
+    for payload, ops in by_payload.items():
+        ser = ops.get("serialize", {})
+        cells = [total(ser, i) for i in ("desert",) + PEERS]
+        lines.append("| %d | %s |" % (payload, " | ".join(
+            "{:,}".format(c) if c else "-" for c in cells)))
+    lines.append("")
+
+    if reference:
+        lines.append("Host class %s: desert-rust's own figures apply; they were measured outside "
+                     "this project (desert-rust 0.1.9, opt-level 3, fat LTO) and are shown beside "
+                     "the serialize and deserialize rows in their own column, +-30%%." % host_class)
+    else:
+        lines.append("Host class %s: not the Intel Sapphire Rapids class desert-rust's oplog "
+                     "figures were measured on, so they are left out; compare with the peers of "
+                     "this run." % (host_class or "unknown"))
+    lines.append("")
+    hdr = "| payload | row | ISA | time/op | msgpack-c | protobuf-c |"
+    if reference:
+        hdr += " desert-rust 0.1.9 (reference, not this run) | rust / ours |"
+    lines += [hdr, "|" + "---|" * (hdr.count("|") - 1)]
+    for payload, ops in by_payload.items():
+        for op, impls in ops.items():
+            isa, v = pick_isa(impls, active)
+            if not v:
+                continue
+            kind = "deserialize" if "deserialize" in op else "serialize"
+            ratios = []
+            for p in PEERS:
+                pt = peer_time(impls, p) or peer_time(ops.get(kind, {}), p)
+                ratios.append(fmt_x(pt / v["cpu"]) if pt and v["cpu"] > 0 else "-")
+            row = [str(payload), op, isa, fmt_ns(v["cpu"])] + ratios
+            if reference:
+                ref = OPLOG_RUST_NS.get(payload)
+                r = None
+                if ref and not op.startswith("stream"):
+                    r = ref[1] if kind == "deserialize" else ref[0]
+                row += [fmt_ns(r) if r else "-", fmt_x(r / v["cpu"]) if r and v["cpu"] > 0 else "-"]
+            lines.append("| " + " | ".join(row) + " |")
+        # the peers' own times, for the record
+        for op in ("serialize", "serialize_reused", "deserialize"):
+            for p in PEERS:
+                pt = peer_time(ops.get(op, {}), p)
+                if pt:
+                    row = [str(payload), "%s (%s)" % (op, p), "-", fmt_ns(pt), "-", "-"]
+                    if reference:
+                        row += ["-", "-"]
+                    lines.append("| " + " | ".join(row) + " |")
+    return lines + [""]
 
 
 def main(argv):
@@ -523,6 +624,8 @@ def main(argv):
     lines += ["## 3. Workloads from other codecs' suites (BENCHMARKING.md §3)", "",
               "Peers: their time (their time / ours). The published references come from other "
               "machines and languages: context, not a comparison.", ""] + wlines + [""]
+
+    lines += oplog_section(codec, active, ctx)
 
     targets += wtargets
     lines += ["## 4. Targets", "",
