@@ -334,9 +334,12 @@ int main(int argc, char **argv) {
   if (forced && *forced && std::strcmp(forced, "auto") != 0 &&
       info.outcome != DESERT_OVERRIDE_APPLIED) {
     std::fprintf(stderr,
-                 "desert bench: DESERT_FORCE_ISA=%s did not take effect (outcome %d); refusing "
+                 "desert bench: DESERT_FORCE_ISA=%s did not take effect (%s); refusing "
                  "to label results with an ISA that did not run\n",
-                 forced, static_cast<int>(info.outcome));
+                 forced,
+                 info.outcome == DESERT_OVERRIDE_UNKNOWN_NAME
+                     ? "names no ISA: use scalar, avx2, avx512, neon or auto"
+                     : "that ISA is not compiled in or not runnable on this CPU");
     return 1;
   }
   std::fflush(stdout);
