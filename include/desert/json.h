@@ -83,10 +83,26 @@ typedef enum desert_json_error_kind {
 typedef struct desert_json_error {
   desert_json_error_kind kind;
   desert_status status; /* ERR_STATUS: the failure (e.g. DESERT_E_INVALID_CONSTRUCTOR_NAME) */
-  bool has_offset;      /* decoding failures: offset of the failing item */
+  bool has_offset;      /* decoding failures: offset of the failing item; JSON syntax
+                         * errors (desert_json_parse_ex): byte offset in the text */
   size_t offset;
+  /* JSON syntax errors: the 1-based line and column of `offset`. Only
+   * desert_json_parse_ex sets them (other calls leave them as they were).
+   * Lines end at '\n' ("\r\n" counts once); a column counts characters
+   * (bytes that are not UTF-8 continuation bytes), so it matches what a
+   * text editor shows for UTF-8 text. */
+  size_t line, column;
   char message[512];
 } desert_json_error;
+
+/* desert_json_parse reporting a syntax error through err (may be NULL):
+ * kind DESERT_JSON_ERR_BAD_REQUEST, status DESERT_E_ARGUMENT, has_offset,
+ * offset, line and column of the error, and the message without the
+ * position ("expected ',' or '}'"). Running out of memory is kind
+ * DESERT_JSON_ERR_STATUS with DESERT_E_NOMEM (also returned). A caller can
+ * then say "FILE:LINE:COLUMN: not JSON: MESSAGE". */
+DESERT_API desert_status desert_json_parse_ex(const char *text, size_t len, desert_value_arena *a,
+                                              desert_json **out, desert_json_error *err);
 
 /* "BadRequest", "BadSchema", "BadValue", or the FORMAT.md §17 kind of the
  * status ("InputEndedUnexpectedly", "DeserializationFailure", ...). */

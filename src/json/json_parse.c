@@ -4,7 +4,9 @@
  * decoded (a lone surrogate escape is kept as WTF-8 and flagged), duplicate
  * keys and non-JSON literals are syntax errors, nesting is bounded. Children
  * of a container are collected on a shared scratch stack and copied into the
- * arena when the container closes, so parsing is linear in the input.
+ * arena when the container closes, so parsing is linear in the input. A
+ * syntax error keeps its byte offset apart from its message, so that
+ * desert_json_parse_ex can give its line and column.
  * SPDX-License-Identifier: MIT */
 #include <stdarg.h>
 #include <stdio.h>
@@ -16,8 +18,8 @@
 typedef struct parser {
   const unsigned char *p, *end, *start;
   desert_value_arena *a;
-  char *msg;
-  size_t msg_cap;
+  char bare[256]; /* the first error's message, without its position */
+  size_t err_at;   /* byte offset of the first error */
   bool failed;
   unsigned depth;
   /* scratch stacks */
@@ -34,13 +36,11 @@ static void
 perr(parser *ps, const char *fmt, ...) {
   if (ps->failed) return;
   ps->failed = true;
-  if (!ps->msg || !ps->msg_cap) return;
-  char tmp[256];
+  ps->err_at = (size_t)(ps->p - ps->start);
   va_list ap;
   va_start(ap, fmt);
-  vsnprintf(tmp, sizeof tmp, fmt, ap);
+  vsnprintf(ps->bare, sizeof ps->bare, fmt, ap);
   va_end(ap);
-  snprintf(ps->msg, ps->msg_cap, "%s at char %zu", tmp, (size_t)(ps->p - ps->start));
 }
 
 static void skip_ws(parser *ps) {
@@ -506,34 +506,86 @@ static bool parse_value(parser *ps, desert_json *out) {
   }
 }
 
+/* Parses text into *out; on failure ps holds the message and its offset. */
+static bool parse_text(parser *ps, const char *text, size_t len, desert_value_arena *a,
+                       desert_json **out) {
+  memset(ps, 0, sizeof *ps);
+  ps->p = ps->start = (const unsigned char *)text;
+  ps->end = ps->p + len;
+  ps->a = a;
+  desert_json *root = desert_value_arena_alloc(a, sizeof *root, _Alignof(desert_json));
+  bool ok = root != NULL;
+  if (!ok) perr(ps, "out of memory");
+  if (ok) ok = parse_value(ps, root);
+  if (ok) {
+    skip_ws(ps);
+    if (ps->p != ps->end) {
+      perr(ps, "extra data after the value");
+      ok = false;
+    }
+  }
+  free(ps->vals);
+  free(ps->mems);
+  if (ok) *out = root;
+  return ok;
+}
+
 desert_status desert_json_parse(const char *text, size_t len, desert_value_arena *a,
                                 desert_json **out, char *message, size_t message_cap) {
   if (message && message_cap) message[0] = '\0';
   if (!out || !a || (!text && len)) return DESERT_E_ARGUMENT;
   *out = NULL;
   parser ps;
-  memset(&ps, 0, sizeof ps);
-  ps.p = ps.start = (const unsigned char *)text;
-  ps.end = ps.p + len;
-  ps.a = a;
-  ps.msg = message;
-  ps.msg_cap = message_cap;
-  desert_json *root = desert_value_arena_alloc(a, sizeof *root, _Alignof(desert_json));
-  bool ok = root != NULL;
-  if (!ok) perr(&ps, "out of memory");
-  if (ok) ok = parse_value(&ps, root);
-  if (ok) {
-    skip_ws(&ps);
-    if (ps.p != ps.end) {
-      perr(&ps, "extra data after the value");
-      ok = false;
+  if (parse_text(&ps, text, len, a, out)) return DESERT_OK;
+  if (message && message_cap) snprintf(message, message_cap, "%s at char %zu", ps.bare, ps.err_at);
+  return DESERT_E_ARGUMENT;
+}
+
+/* Line and column (1-based) of byte offset `at`: lines end at '\n' (a
+ * "\r\n" pair is one end), columns count characters, i.e. bytes that are
+ * not UTF-8 continuation bytes, so a column matches what an editor shows. */
+static void line_column(const char *text, size_t at, size_t *line, size_t *column) {
+  size_t ln = 1, col = 1;
+  for (size_t i = 0; i < at; i++) {
+    unsigned char c = (unsigned char)text[i];
+    if (c == '\n') {
+      ln++;
+      col = 1;
+    } else if ((c & 0xC0) != 0x80 && c != '\r') {
+      col++;
     }
   }
-  free(ps.vals);
-  free(ps.mems);
-  if (!ok) return DESERT_E_ARGUMENT;
-  *out = root;
-  return DESERT_OK;
+  *line = ln;
+  *column = col;
+}
+
+desert_status desert_json_parse_ex(const char *text, size_t len, desert_value_arena *a,
+                                   desert_json **out, desert_json_error *err) {
+  if (err) {
+    memset(err, 0, sizeof *err);
+    err->kind = DESERT_JSON_ERR_NONE;
+  }
+  if (!out || !a || (!text && len)) {
+    if (err) {
+      err->kind = DESERT_JSON_ERR_STATUS;
+      err->status = DESERT_E_ARGUMENT;
+      snprintf(err->message, sizeof err->message, "invalid arguments");
+    }
+    return DESERT_E_ARGUMENT;
+  }
+  *out = NULL;
+  parser ps;
+  if (parse_text(&ps, text, len, a, out)) return DESERT_OK;
+  desert_status st = strcmp(ps.bare, "out of memory") == 0 ? DESERT_E_NOMEM : DESERT_E_ARGUMENT;
+  if (err) {
+    err->kind = st == DESERT_E_NOMEM ? DESERT_JSON_ERR_STATUS : DESERT_JSON_ERR_BAD_REQUEST;
+    err->status = st;
+    err->has_offset = true;
+    err->offset = ps.err_at;
+    line_column(text, ps.err_at, &err->line, &err->column);
+    snprintf(err->message, sizeof err->message, "%s", ps.bare);
+  }
+  return st;
 }
 
 const desert_json *desert_json_get(const desert_json *obj, const char *key) {
