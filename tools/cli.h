@@ -27,12 +27,23 @@ typedef struct cli_command {
 
 /* Program name for messages ("desert"). */
 extern const char *cli_progname;
+/* Where standard output goes when a subcommand sent it to a file (-o), for
+ * messages; NULL: the real standard output. */
+extern const char *cli_stdout_name;
 
 /* Prints "desert <cmd>: <message>\n" to stderr (printf-style). */
 #if defined(__GNUC__)
 __attribute__((format(printf, 2, 3)))
 #endif
 void cli_error(const char *cmd, const char *fmt, ...);
+
+/* Prints "desert <cmd>: <message>: <strerror(err)>\n" to stderr: a file
+ * error with the operating system's reason (err: the errno of the failed
+ * call). tools/cli_report.c. */
+#if defined(__GNUC__)
+__attribute__((format(printf, 3, 4)))
+#endif
+void cli_io_error(const char *cmd, int err, const char *fmt, ...);
 
 /* 1 if arg is -h or --help. */
 int cli_is_help(const char *arg);

@@ -1,32 +1,48 @@
 /* tools/cli_decode.c — `desert decode --schema S.json [FILE|-]`: reads desert
  * bytes (raw, or hex text with --hex) and prints the canonical JSON of the
- * value (SCHEMA.md §2.4) and a newline; with --annotate, a hex dump instead
- * in which every byte range is labelled with the path of the value it
- * belongs to (structure bytes — version bytes, headers, counts, tags — with
- * the path of the enclosing value and its kind).
+ * value (docs/schema.md §11.5) and a newline; with --annotate, a hex dump
+ * instead in which every byte range is labelled with the path of the value
+ * it belongs to (structure bytes — version bytes, headers, counts, tags —
+ * with the path of the enclosing value and its kind). Bytes after the value
+ * are an error unless --allow-trailing; a value whose header strings were
+ * written the desert-scala <= 0.2.x way gets a hint to re-encode it with
+ * --legacy-header-strings.
  * SPDX-License-Identifier: MIT */
 #include <stdlib.h>
 #include <string.h>
 
 #include "cli_schema.h"
 
+/* Bounds of one decode, as the JSON layer's whole-value decode has them. */
+#define DECODE_MAX_DEPTH  200u
+#define DECODE_MAX_VALUES ((size_t)1 << 21)
+#define DECODE_MAX_BIGINT ((size_t)64 << 10)
+
 void cli_help_decode(FILE *out) {
-  fprintf(out, "usage: desert decode --schema SCHEMA.json [FILE|-] [--hex] [--annotate] [options]\n"
-               "       desert decode --schema SCHEMA.json --stream [FILE|-]\n"
+  fprintf(out, "usage: desert decode --schema SCHEMA.json [FILE|-] [-o OUT|-] [--hex] [--annotate]\n"
+               "                     [--allow-trailing] [options]\n"
+               "       desert decode --schema SCHEMA.json --stream [FILE|-] [-o OUT|-]\n"
                "\n"
                "Reads one desert value from FILE or standard input under a schema document\n"
-               "(SCHEMA.md part 1) and prints its canonical JSON (SCHEMA.md §2.4) and a\n"
-               "newline. Bytes after the value are reported on standard error.\n"
-               "  --hex       the input is hex text (whitespace ignored)\n"
-               "  --annotate  print a hex dump with the value path of every byte range\n"
-               "  --stream    the schema's root is a list or set (either collection form):\n"
-               "              print one JSON line per element, in bounded memory\n"
+               "(docs/schema.md §2) and prints its canonical JSON (docs/schema.md §11.5) and a\n"
+               "newline to OUT or standard output.\n"
+               "  -o, --output OUT  write to OUT instead of standard output\n"
+               "  --hex             the input is hex text (whitespace ignored)\n"
+               "  --annotate        print a hex dump with the value path of every byte range\n"
+               "  --stream          the schema's root is a list or set (either collection\n"
+               "                    form): print one JSON line per element, in bounded memory\n"
+               "  --allow-trailing  accept bytes after the value (without it they are an\n"
+               "                    error: the data is of another schema or holds more)\n"
                "\n");
-  cli_schema_help_options(out);
+  cli_schema_help_options(out, true);
   fprintf(out, "\n"
+               "Messages name the value by its path: $ is the root, $.a.b[3] a field b of a\n"
+               "field a, element 3 (with --stream, $[N] is element N of the root).\n"
+               "\n"
                "Exit status: 0 decoded; 1 the bytes do not decode (the error kind, input\n"
-               "offset and value path are printed) or the schema is invalid; 2 usage; 3 a file\n"
-               "could not be read; 4 out of memory.\n");
+               "offset, value path and why are printed), bytes follow the value, or the\n"
+               "schema is invalid; 2 usage; 3 a file could not be read or written; 4 out of\n"
+               "memory.\n");
 }
 
 static int hexv(char c) {
@@ -90,10 +106,15 @@ static void on_value(void *ctx, size_t start, size_t end, const char *path, dese
     s->failed = true;
     return;
   }
-  if (leaf)
-    snprintf(label, need, "%s%s (%s)", path[0] == '[' || !path[0] ? "$" : "$.", path, kn);
-  else
-    snprintf(label, need, "%s%s [%s structure]", path[0] == '[' || !path[0] ? "$" : "$.", path, kn);
+  char *jp = malloc(need);
+  if (!jp) {
+    free(label);
+    s->failed = true;
+    return;
+  }
+  cli_value_path(jp, need, SIZE_MAX, path);
+  snprintf(label, need, leaf ? "%s (%s)" : "%s [%s structure]", jp, kn);
+  free(jp);
   s->v[s->n].start = start;
   s->v[s->n].end = end;
   s->v[s->n].label = label;
@@ -112,13 +133,50 @@ static void print_run(const uint8_t *data, size_t from, size_t to, const char *l
   }
 }
 
-static int annotate(const desert_schema *s, desert_reader *r, const uint8_t *data, size_t len,
-                    desert_value_arena *arena) {
+/* Prints why a decode failed: "FILE: Kind at offset N: PATH: why". The
+ * kind is the one the JSON layer reports for decodes (docs/format.md §18). */
+static void report_decode_error(const char *file, const desert_schema *s,
+                                const desert_type_error *terr, desert_status st, size_t len) {
+  desert_json_error je;
+  memset(&je, 0, sizeof je);
+  je.kind = DESERT_JSON_ERR_STATUS;
+  je.status = st;
+  je.has_offset = true;
+  char path[300], why[300];
+  cli_value_path(path, sizeof path, SIZE_MAX, terr->path);
+  if (st == DESERT_E_INPUT_ENDED && terr->offset <= len &&
+      (terr->message[0] == '\0' || strstr(terr->message, "chunk") == NULL))
+    cli_input_ended_detail(why, sizeof why, s->root, terr->path, terr->offset, len);
+  else
+    snprintf(why, sizeof why, "%s", terr->message[0] ? terr->message : desert_status_message(st));
+  cli_error("decode", "%s: %s at offset %zu: %s: %s", file, desert_json_error_kind_name(&je),
+            terr->offset, path, why);
+}
+
+/* "FILE: N trailing bytes after the value (offset M of L): ..." — an error,
+ * or with --allow-trailing a note. Returns the exit code. */
+static int check_trailing(const char *file, size_t used, size_t len, bool allow) {
+  if (used >= len) return CLI_EXIT_OK;
+  size_t n = len - used;
+  if (allow) {
+    cli_error("decode", "note: %s: %zu trailing byte%s after the value (offset %zu of %zu), "
+              "allowed by --allow-trailing", file, n, n == 1 ? "" : "s", used, len);
+    return CLI_EXIT_OK;
+  }
+  cli_error("decode",
+            "%s: %zu trailing byte%s after the value (offset %zu of %zu): the data is of "
+            "another schema or holds more than one value (--allow-trailing accepts them)",
+            file, n, n == 1 ? "" : "s", used, len);
+  return CLI_EXIT_FAILURE;
+}
+
+static int annotate(const char *file, const desert_schema *s, desert_reader *r,
+                    const uint8_t *data, size_t len, desert_value_arena *arena, bool allow) {
   spans sp = {NULL, 0, 0, false};
   desert_value *v;
   desert_type_error terr;
   memset(&terr, 0, sizeof terr);
-  desert_codec_limits lim = {0, 0, 0};
+  desert_codec_limits lim = {DECODE_MAX_DEPTH, DECODE_MAX_VALUES, DECODE_MAX_BIGINT};
   desert_status st = desert_reader_begin(r, data, len);
   /* Bytes covered by the annotation: all that was read, or up to the failing
    * value's offset. terr is only filled by the decode: a reader that cannot
@@ -137,6 +195,7 @@ static int annotate(const desert_schema *s, desert_reader *r, const uint8_t *dat
   int rc = CLI_EXIT_OK;
   if (!owner || sp.failed) {
     rc = CLI_EXIT_NOMEM;
+    cli_error("decode", "out of memory annotating '%s'", file);
   } else {
     for (size_t i = 0; i < used; i++) owner[i] = SIZE_MAX;
     for (size_t k = 0; k < sp.n; k++)
@@ -151,17 +210,94 @@ static int annotate(const desert_schema *s, desert_reader *r, const uint8_t *dat
     }
     if (st) {
       char path[256];
-      desert_type_error_json_path(&terr, path, sizeof path);
+      cli_value_path(path, sizeof path, SIZE_MAX, terr.path);
       printf("%08zx  error: %s at %s: %s\n", terr.offset, desert_status_kind(st), path,
              terr.message[0] ? terr.message : desert_status_message(st));
-      rc = CLI_EXIT_FAILURE;
+      report_decode_error(file, s, &terr, st, len);
+      rc = st == DESERT_E_NOMEM ? CLI_EXIT_NOMEM : CLI_EXIT_FAILURE;
     } else if (used < len) {
       printf("%08zx  %zu trailing bytes not used by the value\n", used, len - used);
+      rc = check_trailing(file, used, len, allow);
     }
   }
   free(owner);
   for (size_t k = 0; k < sp.n; k++) free(sp.v[k].label);
   free(sp.v);
+  return rc;
+}
+
+/* Whether data[0..len) re-encodes byte for byte only with legacy header
+ * strings (docs/format.md §9.8): the form desert-scala <= 0.2.x wrote, which
+ * a plain `desert encode` of the decoded JSON would not reproduce. */
+static bool legacy_form(const desert_schema *s, desert_options o, const desert_value *v,
+                        const uint8_t *data, size_t len) {
+  if (o.flags & DESERT_OPT_LEGACY_HEADER_STRINGS) return false;
+  bool legacy = false;
+  for (int pass = 0; pass < 2; pass++) {
+    if (pass == 1) o.flags |= DESERT_OPT_LEGACY_HEADER_STRINGS;
+    desert_writer *w = NULL;
+    if (desert_writer_create(&o, &w)) return false;
+    desert_type_error terr;
+    desert_codec_limits lim = {DECODE_MAX_DEPTH, 0, 0};
+    size_t n = 0;
+    bool same = !desert_type_encode(w, s->root, v, &lim, &terr) &&
+                (desert_writer_data(w, &n), n == len) &&
+                memcmp(desert_writer_data(w, &n), data, len) == 0;
+    desert_writer_free(w);
+    if (same) {
+      legacy = pass == 1;
+      break;
+    }
+  }
+  return legacy;
+}
+
+static const char *display_name(const char *path) {
+  return strcmp(path, "-") == 0 ? "standard input" : path;
+}
+
+/* The whole-value decode: canonical JSON of the value, then a newline. */
+static int decode_value(const cli_schema_args *a, const desert_schema *s, bool has_removed,
+                        const desert_options *o, desert_reader *r, const uint8_t *data,
+                        size_t len, desert_value_arena *arena) {
+  const char *file = display_name(a->input);
+  desert_status st = desert_reader_begin(r, data, len);
+  desert_value *v = NULL;
+  desert_type_error terr;
+  memset(&terr, 0, sizeof terr);
+  if (st) {
+    terr.offset = desert_reader_error_offset(r);
+  } else {
+    desert_codec_limits lim = {DECODE_MAX_DEPTH, DECODE_MAX_VALUES, DECODE_MAX_BIGINT};
+    st = desert_type_decode(r, s->root, arena, &lim, &v, &terr);
+    if (st && !terr.has_offset) terr.offset = desert_reader_error_offset(r);
+  }
+  if (st == DESERT_E_NOMEM) {
+    cli_error("decode", "out of memory decoding '%s'", file);
+    return CLI_EXIT_NOMEM;
+  }
+  if (st) {
+    report_decode_error(file, s, &terr, st, len);
+    return CLI_EXIT_FAILURE;
+  }
+  size_t used = desert_reader_offset(r);
+  int rc = check_trailing(file, used, len, a->allow_trailing);
+  if (rc) return rc;
+  desert_json_buf out = {0};
+  if (desert_json_write_value(&out, s->root, v)) {
+    desert_json_buf_free(&out);
+    cli_error("decode", "out of memory writing the JSON of '%s'", file);
+    return CLI_EXIT_NOMEM;
+  }
+  rc = cli_schema_redirect_stdout("decode", a->output);
+  if (!rc) rc = cli_schema_put_line("decode", &out);
+  desert_json_buf_free(&out);
+  if (!rc && has_removed && legacy_form(s, *o, v, data, used))
+    cli_error("decode",
+              "note: %s has header strings in the form desert-scala <= 0.2.x wrote "
+              "(docs/format.md §9.8): re-encode with `desert encode --legacy-header-strings` "
+              "to get these bytes back; without it the bytes differ",
+              file);
   return rc;
 }
 
@@ -180,8 +316,8 @@ int cli_cmd_decode(int argc, char **argv) {
   desert_schema *s = NULL;
   char *data = NULL;
   desert_reader *r = NULL;
-  desert_json_buf out = {0};
-  rc = cli_schema_load("decode", &a, arena, &s);
+  bool has_removed = false;
+  rc = cli_schema_load("decode", &a, arena, &s, &has_removed);
   if (!rc && a.stream) {
     rc = cli_stream_decode(&a, s);
     desert_schema_free(s);
@@ -191,7 +327,8 @@ int cli_cmd_decode(int argc, char **argv) {
   size_t len = 0;
   if (!rc) rc = cli_schema_read_file("decode", a.input, &data, &len);
   if (!rc && a.hex && !unhex(data, &len)) {
-    cli_error("decode", "%s: not hex text", a.input);
+    cli_error("decode", "%s: not hex text (a character other than 0-9, a-f, A-F and "
+              "whitespace, or an odd number of digits)", display_name(a.input));
     rc = CLI_EXIT_FAILURE;
   }
   desert_options o;
@@ -200,25 +337,13 @@ int cli_cmd_decode(int argc, char **argv) {
     if (desert_reader_create(&o, &r)) rc = CLI_EXIT_NOMEM;
   }
   if (!rc && a.annotate) {
-    rc = annotate(s, r, (const uint8_t *)data, len, arena);
+    rc = cli_schema_redirect_stdout("decode", a.output);
+    if (!rc)
+      rc = annotate(display_name(a.input), s, r, (const uint8_t *)data, len, arena,
+                    a.allow_trailing);
   } else if (!rc) {
-    size_t consumed = 0;
-    desert_json_error err;
-    if (desert_json_decode(s, r, data, len, arena, &out, &consumed, &err)) {
-      if (err.has_offset)
-        cli_error("decode", "%s at offset %zu: %s", desert_json_error_kind_name(&err), err.offset,
-                  err.message);
-      else
-        cli_error("decode", "%s: %s", desert_json_error_kind_name(&err), err.message);
-      rc = err.status == DESERT_E_NOMEM ? CLI_EXIT_NOMEM : CLI_EXIT_FAILURE;
-    } else {
-      rc = cli_schema_put_line("decode", &out);
-      if (consumed < len)
-        cli_error("decode", "note: %zu trailing bytes after the value (offset %zu)", len - consumed,
-                  consumed);
-    }
+    rc = decode_value(&a, s, has_removed, &o, r, (const uint8_t *)data, len, arena);
   }
-  desert_json_buf_free(&out);
   desert_reader_free(r);
   free(data);
   desert_schema_free(s);

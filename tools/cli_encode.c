@@ -1,7 +1,8 @@
 /* tools/cli_encode.c — `desert encode --schema S.json [VALUE.json|-] [-o OUT]`:
- * reads a JSON value (SCHEMA.md part 2) and writes its desert bytes under
- * the schema document (part 1), raw or as hex text (--hex).
+ * reads a JSON value (docs/schema.md §11) and writes its desert bytes under
+ * the schema document (docs/schema.md §2), raw or as hex text (--hex).
  * SPDX-License-Identifier: MIT */
+#include <errno.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -12,28 +13,37 @@ void cli_help_encode(FILE *out) {
           "usage: desert encode --schema SCHEMA.json [VALUE.json|-] [-o OUT|-] [--hex] [options]\n"
           "       desert encode --schema SCHEMA.json --stream [LINES.jsonl|-] [-o OUT|-]\n"
           "\n"
-          "Writes the desert bytes of a JSON value (SCHEMA.md part 2) under a schema\n"
-          "document (SCHEMA.md part 1). The value is read from VALUE.json or standard\n"
-          "input; the bytes go to OUT or standard output (--hex: as lowercase hex text\n"
-          "and a newline).\n"
-          "  --stream  the schema's root is a list or set: read JSON Lines, one element\n"
-          "            per line, and write the collection in the unknown-size form\n"
-          "            (01, 01 + element per line, 00), in bounded memory\n"
+          "Writes the desert bytes of a JSON value (docs/schema.md §11) under a schema\n"
+          "document (docs/schema.md §2). The value is read from VALUE.json or standard\n"
+          "input; the bytes go to OUT or standard output.\n"
+          "  -o, --output OUT  write to OUT instead of standard output\n"
+          "  --hex             write lowercase hex text and a newline instead of bytes\n"
+          "  --stream          the schema's root is a list or set: read JSON Lines, one\n"
+          "                    element per line, and write the collection in the\n"
+          "                    unknown-size form (01, 01 + element per line, 00), in\n"
+          "                    bounded memory\n"
           "\n");
-  cli_schema_help_options(out);
+  cli_schema_help_options(out, false);
   fprintf(out, "\n"
-               "Exit status: 0 written; 1 the value does not fit the schema (BadValue and the\n"
-               "other encode failures of SCHEMA.md §3.4) or the schema is invalid; 2 usage;\n"
-               "3 a file could not be read or written; 4 out of memory.\n");
+               "Messages name the value by its path: $ is the root, $.a.b[3] a field b of a\n"
+               "field a, element 3 (with --stream, $[N] is the element of line N+1 when no\n"
+               "line is blank); JSON syntax errors by FILE:LINE:COLUMN.\n"
+               "\n"
+               "Exit status: 0 written; 1 the value is not JSON or does not fit the schema\n"
+               "(BadValue and the other encode failures of docs/schema.md §14.4) or the\n"
+               "schema is invalid; 2 usage; 3 a file could not be read or written; 4 out of\n"
+               "memory.\n");
 }
 
 static int write_output(const char *path, const uint8_t *bytes, size_t n, bool hex) {
+  errno = 0;
   FILE *f = path ? fopen(path, "wb") : stdout;
   if (!f) {
-    cli_error("encode", "cannot create '%s'", path);
+    cli_io_error("encode", errno, "cannot create '%s'", path);
     return CLI_EXIT_IO;
   }
   bool ok = true;
+  errno = 0;
   if (hex) {
     static const char digits[] = "0123456789abcdef";
     for (size_t i = 0; i < n && ok; i++) {
@@ -46,10 +56,23 @@ static int write_output(const char *path, const uint8_t *bytes, size_t n, bool h
   }
   if (path) ok = fclose(f) == 0 && ok;
   if (!ok) {
-    cli_error("encode", "cannot write '%s'", path ? path : "standard output");
+    if (path)
+      cli_io_error("encode", errno, "cannot write '%s'", path);
+    else
+      cli_io_error("encode", errno, "cannot write to standard output");
     return CLI_EXIT_IO;
   }
   return CLI_EXIT_OK;
+}
+
+/* Prints a failure of the JSON layer: "FILE: Kind: PATH: why" (its messages
+ * start with the value path, "$..: why"; "$: why" for the root). */
+static void report_encode_error(const char *file, const desert_json_error *err) {
+  const char *m = err->message;
+  if (m[0] == '$')
+    cli_error("encode", "%s: %s: %s", file, desert_json_error_kind_name(err), m);
+  else
+    cli_error("encode", "%s: %s: $: %s", file, desert_json_error_kind_name(err), m);
 }
 
 int cli_cmd_encode(int argc, char **argv) {
@@ -67,17 +90,23 @@ int cli_cmd_encode(int argc, char **argv) {
   desert_schema *s = NULL;
   char *text = NULL;
   desert_writer *w = NULL;
-  rc = cli_schema_load("encode", &a, arena, &s);
+  rc = cli_schema_load("encode", &a, arena, &s, NULL);
   if (!rc && a.stream) {
     rc = cli_stream_encode(&a, s);
   } else if (!rc) {
     size_t len;
     rc = cli_schema_read_file("encode", a.input, &text, &len);
+    const char *file = strcmp(a.input, "-") == 0 ? "standard input" : a.input;
     desert_json *value = NULL;
-    char msg[300];
-    if (!rc && desert_json_parse(text, len, arena, &value, msg, sizeof msg)) {
-      cli_error("encode", "%s: not JSON: %s", a.input, msg);
-      rc = CLI_EXIT_FAILURE;
+    desert_json_error jerr;
+    if (!rc && desert_json_parse_ex(text, len, arena, &value, &jerr)) {
+      if (jerr.status == DESERT_E_NOMEM) {
+        cli_error("encode", "out of memory parsing '%s'", file);
+        rc = CLI_EXIT_NOMEM;
+      } else {
+        cli_json_syntax_error("encode", file, 0, &jerr);
+        rc = CLI_EXIT_FAILURE;
+      }
     }
     desert_options o;
     if (!rc) {
@@ -86,7 +115,7 @@ int cli_cmd_encode(int argc, char **argv) {
     }
     desert_json_error err;
     if (!rc && desert_json_encode(s, value, w, arena, &err)) {
-      cli_error("encode", "%s: %s", desert_json_error_kind_name(&err), err.message);
+      report_encode_error(file, &err);
       rc = err.status == DESERT_E_NOMEM ? CLI_EXIT_NOMEM : CLI_EXIT_FAILURE;
     }
     if (!rc) {

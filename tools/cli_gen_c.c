@@ -4,6 +4,7 @@
  * --testee also a conformance testee for the documents. The generator lives
  * in tools/gen_c/ (model, names, emitters).
  * SPDX-License-Identifier: MIT */
+#include <errno.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -14,7 +15,7 @@ void cli_help_gen_c(FILE *out) {
   fprintf(out,
           "usage: desert gen-c [--prefix P] [--testee] -o DIR SCHEMA.json [SCHEMA2.json ...]\n"
           "\n"
-          "Generates C code from schema documents (SCHEMA.md part 1): for each document\n"
+          "Generates C code from schema documents (docs/schema.md §2): for each document\n"
           "DIR/P.h and DIR/P.c with one C type per definition (P_<Name>) and for the root\n"
           "(P_root), and for each of them\n"
           "  desert_status P_encode_<T>(desert_writer *w, const P_<T> *value);\n"
@@ -31,7 +32,7 @@ void cli_help_gen_c(FILE *out) {
           "                    (mangled); with several documents P_<that name>\n"
           "  --testee          also write DIR/<P>_testee.c (P: --prefix, the only\n"
           "                    document's prefix, or \"desert\"): a main() answering\n"
-          "                    conformance requests (SCHEMA.md part 3) whose schema is one\n"
+          "                    conformance requests (docs/schema.md §14) whose schema is one\n"
           "                    of the documents (canonical JSON), others with BadRequest\n"
           "\n"
           "C types: records are structs (an optional field f is `bool has_f; T f;`),\n"
@@ -51,9 +52,10 @@ void cli_help_gen_c(FILE *out) {
           "clash in one scope get _2, _3, ... in document order; a generated function\n"
           "name that equals a type name (definitions X and encode_X) is an error.\n"
           "\n"
-          "Exit status: 0 written; 1 a document is invalid (its BadSchema message) or\n"
-          "cannot be generated (the message names its schema path); 2 usage; 3 a file\n"
-          "could not be read or written; 4 out of memory.\n");
+          "Exit status: 0 written; 1 a document is not JSON (FILE:LINE:COLUMN: why), is\n"
+          "invalid (its BadSchema message) or cannot be generated (the message names its\n"
+          "schema path); 2 usage; 3 a file could not be read or written (the message\n"
+          "says why); 4 out of memory.\n");
 }
 
 /* The default prefix: the file's base name up to its first '.', mangled. */
@@ -89,12 +91,38 @@ static int write_file(const char *dir, const char *name, const char *ext, const 
       return CLI_EXIT_OK;
     }
   }
+  errno = 0;
   f = fopen(path, "wb");
-  bool ok = f && fwrite(b->data, 1, b->len, f) == b->len;
-  if (f) ok = fclose(f) == 0 && ok;
-  if (!ok) cli_error("gen-c", "cannot write '%s'", path);
+  if (!f) {
+    cli_io_error("gen-c", errno, "cannot create '%s'", path);
+    free(path);
+    return CLI_EXIT_IO;
+  }
+  bool ok = fwrite(b->data, 1, b->len, f) == b->len;
+  ok = fclose(f) == 0 && ok;
+  if (!ok) cli_io_error("gen-c", errno, "cannot write '%s'", path);
   free(path);
   return ok ? CLI_EXIT_OK : CLI_EXIT_IO;
+}
+
+/* A document that is not JSON: reported here with its line and column
+ * (the generator's own parse would only give a character offset). */
+static int check_json(const char *file, const char *text, size_t len) {
+  desert_value_arena *a = NULL;
+  if (desert_value_arena_create(NULL, &a)) return CLI_EXIT_NOMEM;
+  desert_json *doc = NULL;
+  desert_json_error err;
+  int rc = CLI_EXIT_OK;
+  if (desert_json_parse_ex(text, len, a, &doc, &err)) {
+    if (err.status == DESERT_E_NOMEM) {
+      rc = CLI_EXIT_NOMEM;
+    } else {
+      cli_json_syntax_error("gen-c", strcmp(file, "-") == 0 ? "standard input" : file, 0, &err);
+      rc = CLI_EXIT_FAILURE;
+    }
+  }
+  desert_value_arena_free(a);
+  return rc;
 }
 
 static int generate(const char *dir, gc_model *m) {
@@ -180,6 +208,7 @@ int cli_cmd_gen_c(int argc, char **argv) {
     }
     gc_model *m = calloc(1, sizeof *m);
     if (!rc && (!p || !m)) rc = CLI_EXIT_NOMEM;
+    if (!rc) rc = check_json(files[i], text, len);
     if (!rc && !gc_model_build(m, files[i], text, len, p)) {
       cli_error("gen-c", "%s: %s", files[i], m->error);
       rc = CLI_EXIT_FAILURE;

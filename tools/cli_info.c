@@ -25,7 +25,8 @@ void cli_help_info(FILE *out) {
           "Prints the library version, the CPU features libdesert detected, the SIMD\n"
           "kernel tables compiled into the library and runnable on this CPU, the active\n"
           "table and how DESERT_FORCE_ISA was handled (an unknown or unavailable value\n"
-          "falls back to automatic choice and is reported here).\n",
+          "falls back to automatic choice, is reported here and, by every command, in\n"
+          "one warning line on standard error).\n",
           cli_progname);
 }
 

@@ -1,7 +1,7 @@
 /* tools/cli_schema.h — the schema-driven subcommands of the `desert` tool
  * (`desert encode`, `desert decode`, tools/cli_encode.c and cli_decode.c)
  * and the helpers they share (tools/cli_schema.c): command-line parsing of
- * --schema, the option flags of SCHEMA.md §1.8, file input and output. They
+ * --schema, the option flags of docs/schema.md §8, file input and output. They
  * use the JSON layer (desert::json, include/desert/json.h).
  * SPDX-License-Identifier: MIT */
 #ifndef DESERT_TOOLS_CLI_SCHEMA_H
@@ -26,30 +26,54 @@ void cli_help_gen_c(FILE *out);
 typedef struct cli_schema_args {
   const char *schema_path;       /* --schema */
   const char *input;             /* positional argument, "-" = standard input */
-  const char *output;            /* -o / --output, NULL = standard output */
+  const char *output;            /* -o / --output, NULL (or "-") = standard output */
   bool hex;                      /* --hex: bytes as hex text */
   bool annotate;                 /* decode --annotate */
+  bool allow_trailing;           /* decode --allow-trailing: bytes after the value are no error */
   bool stream;                   /* --stream: the root collection element by element */
   desert_schema_options options; /* -1 = not given on the command line */
 } cli_schema_args;
 
-/* Parses the common arguments; `annotate` is accepted only when allowed.
- * Returns CLI_EXIT_OK, or CLI_EXIT_USAGE after printing why. */
-int cli_schema_parse_args(const char *cmd, int argc, char **argv, bool allow_annotate,
+/* Parses the common arguments of encode (decode false) or decode; an option
+ * that only the other subcommand supports is a usage error. Returns
+ * CLI_EXIT_OK, or CLI_EXIT_USAGE after printing why. */
+int cli_schema_parse_args(const char *cmd, int argc, char **argv, bool decode,
                           cli_schema_args *a);
-/* Help text of the option flags. */
-void cli_schema_help_options(FILE *out);
+/* Help text of the option flags that encode (decode false) or decode takes. */
+void cli_schema_help_options(FILE *out, bool decode);
+/* Points standard output at the file path (created or truncated), so that
+ * everything the subcommand prints goes there; path NULL: nothing to do.
+ * Returns CLI_EXIT_OK or CLI_EXIT_IO after printing why. */
+int cli_schema_redirect_stdout(const char *cmd, const char *path);
 /* Reads a whole file ("-" = standard input) into a malloc'ed buffer with a
  * terminating NUL (not counted). Returns CLI_EXIT_OK, CLI_EXIT_IO or
  * CLI_EXIT_NOMEM after printing why. */
 int cli_schema_read_file(const char *cmd, const char *path, char **data, size_t *len);
-/* Parses and loads the schema document of a->schema_path. */
+/* Parses and loads the schema document of a->schema_path. *has_removed
+ * (may be NULL): the document may have FieldRemoved/FieldMadeTransient
+ * steps, i.e. records that can write header strings. */
 int cli_schema_load(const char *cmd, const cli_schema_args *a, desert_value_arena *arena,
-                    desert_schema **out);
+                    desert_schema **out, bool *has_removed);
 /* --stream forms (tools/cli_stream.c): the schema's root list or set one
  * element per JSON line, in bounded memory. Return a CLI_EXIT_* code. */
 int cli_stream_encode(const cli_schema_args *a, const desert_schema *s);
 int cli_stream_decode(const cli_schema_args *a, const desert_schema *s);
+
+/* ---- messages (tools/cli_report.c) ------------------------------------------------ */
+
+/* The value path of every message: "$" for the root, "$.a.b[3]" below it;
+ * element != SIZE_MAX puts "[element]" after "$" (an element of --stream).
+ * path is the library's form (desert_type_error.path: "a.b[3]", "" = root). */
+void cli_value_path(char *out, size_t cap, size_t element, const char *path);
+/* "desert <cmd>: FILE:LINE:COLUMN: not JSON: <why>" for an error of
+ * desert_json_parse_ex; line != 0 overrides e->line (JSON Lines). */
+void cli_json_syntax_error(const char *cmd, const char *file, size_t line,
+                           const desert_json_error *e);
+/* The detail of an InputEndedUnexpectedly: where the input ends, what was
+ * being read (the type at path under root, when the path leads there) from
+ * which offset, and how many bytes that needs and has. */
+void cli_input_ended_detail(char *out, size_t cap, const desert_type *root, const char *path,
+                            size_t item, size_t len);
 
 /* Appends a newline to out and writes it to standard output. Returns
  * CLI_EXIT_OK, CLI_EXIT_NOMEM (out could not grow) or CLI_EXIT_IO. */

@@ -6,9 +6,11 @@
  * a streaming writer; decode reads either collection form through a
  * streaming reader and prints one canonical JSON line per element. Each
  * element's values live in an arena reset after the element, and the
- * reader is marked at each element boundary.
+ * reader is marked at each element boundary. Messages name element N of
+ * the root as $[N] and its lines as FILE:LINE.
  * SPDX-License-Identifier: MIT */
 #define _POSIX_C_SOURCE 200809L
+#include <errno.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -27,10 +29,16 @@ static const desert_type *root_element(const char *cmd, const desert_schema *s) 
   return t->u.coll.element;
 }
 
+static const char *name_of(const char *path, bool out) {
+  if (!path || strcmp(path, "-") == 0) return out ? "standard output" : "standard input";
+  return path;
+}
+
 static FILE *open_or_std(const char *cmd, const char *path, bool out) {
   if (!path || strcmp(path, "-") == 0) return out ? stdout : stdin;
+  errno = 0;
   FILE *f = fopen(path, out ? "wb" : "rb");
-  if (!f) cli_error(cmd, "cannot %s '%s'", out ? "create" : "open", path);
+  if (!f) cli_io_error(cmd, errno, "cannot %s '%s'", out ? "create" : "open", path);
   return f;
 }
 
@@ -45,29 +53,37 @@ static int status_exit(desert_status st) {
   return CLI_EXIT_FAILURE;
 }
 
-/* One JSON line: parse, convert, write as the next element. */
-static int encode_line(const desert_type *et, desert_writer *w, desert_value_arena *va,
-                       const char *line, size_t len, size_t lineno) {
+/* One JSON line: parse, convert, write as element `index` of the root. */
+static int encode_line(const char *file, const desert_type *et, desert_writer *w,
+                       desert_value_arena *va, const char *line, size_t len, size_t lineno,
+                       size_t index) {
   desert_json *j = NULL;
-  char msg[300];
-  if (desert_json_parse(line, len, va, &j, msg, sizeof msg)) {
-    cli_error("encode", "line %zu: not JSON: %s", lineno, msg);
+  desert_json_error jerr;
+  if (desert_json_parse_ex(line, len, va, &j, &jerr)) {
+    if (jerr.status == DESERT_E_NOMEM) {
+      cli_error("encode", "out of memory parsing %s:%zu", file, lineno);
+      return CLI_EXIT_NOMEM;
+    }
+    cli_json_syntax_error("encode", file, lineno, &jerr);
     return CLI_EXIT_FAILURE;
   }
   desert_value *v = NULL;
-  desert_json_error jerr;
   if (desert_json_to_value(et, j, va, &v, &jerr)) {
-    cli_error("encode", "line %zu: %s: %s", lineno, desert_json_error_kind_name(&jerr),
-              jerr.message);
+    /* The message starts with the path under the element ("$.a: why"):
+     * make it the path under the root, "$[index].a: why". */
+    const char *m = jerr.message;
+    cli_error("encode", "%s:%zu: %s: $[%zu]%s%s", file, lineno, desert_json_error_kind_name(&jerr),
+              index, m[0] == '$' ? "" : ": ", m[0] == '$' ? m + 1 : m);
     return jerr.status == DESERT_E_NOMEM ? CLI_EXIT_NOMEM : CLI_EXIT_FAILURE;
   }
   desert_type_error terr;
   desert_write_stream_item(w);
   desert_status st = desert_type_encode(w, et, v, NULL, &terr);
   if (st) {
-    char path[256];
-    desert_type_error_json_path(&terr, path, sizeof path);
-    cli_error("encode", "line %zu: %s at %s: %s", lineno, desert_status_kind(st), path,
+    char path[300];
+    cli_value_path(path, sizeof path, index, terr.path);
+    cli_error("encode", "%s:%zu: %s: %s: %s", file, lineno,
+              st == DESERT_E_ARGUMENT ? "BadValue" : desert_status_kind(st), path,
               terr.message[0] ? terr.message : desert_status_message(st));
     return status_exit(st);
   }
@@ -99,10 +115,11 @@ int cli_stream_encode(const cli_schema_args *a, const desert_schema *s) {
   size_t cap = 0, lineno = 0, count = 0;
   if (!rc) desert_write_stream_begin(w);
   while (!rc) {
+    errno = 0;
     ssize_t n = getline(&line, &cap, in);
     if (n < 0) {
       if (ferror(in)) {
-        cli_error("encode", "cannot read '%s'", a->input);
+        cli_io_error("encode", errno, "cannot read '%s'", name_of(a->input, false));
         rc = CLI_EXIT_IO;
       }
       break;
@@ -113,7 +130,7 @@ int cli_stream_encode(const cli_schema_args *a, const desert_schema *s) {
     size_t k = 0;
     while (k < len && (line[k] == ' ' || line[k] == '\t')) k++;
     if (k == len) continue; /* blank line */
-    rc = encode_line(et, w, va, line, len, lineno);
+    rc = encode_line(name_of(a->input, false), et, w, va, line, len, lineno, count);
     desert_value_arena_reset(va);
     count++;
   }
@@ -124,14 +141,19 @@ int cli_stream_encode(const cli_schema_args *a, const desert_schema *s) {
   }
   if (!rc) {
     desert_write_stream_end(w);
+    errno = 0;
     desert_status st = desert_writer_flush(w);
-    if (st) {
+    if (st == DESERT_E_WRITE_OUTPUT) {
+      cli_io_error("encode", errno, "cannot write '%s'", name_of(a->output, true));
+      rc = CLI_EXIT_IO;
+    } else if (st) {
       cli_error("encode", "%s: %s", desert_status_kind(st), desert_status_message(st));
       rc = status_exit(st);
     }
   }
+  errno = 0;
   if (!close_std(out, fflush(out) == 0) && !rc) {
-    cli_error("encode", "cannot write '%s'", a->output ? a->output : "standard output");
+    cli_io_error("encode", errno, "cannot write '%s'", name_of(a->output, true));
     rc = CLI_EXIT_IO;
   }
   close_std(in, true);
@@ -150,6 +172,11 @@ int cli_stream_decode(const cli_schema_args *a, const desert_schema *s) {
   }
   FILE *in = open_or_std("decode", a->input, false);
   if (!in) return CLI_EXIT_IO;
+  const char *file = name_of(a->input, false);
+  if (cli_schema_redirect_stdout("decode", a->output)) {
+    close_std(in, true);
+    return CLI_EXIT_IO;
+  }
   desert_options o;
   cli_schema_options(s, a, &o);
   desert_reader *r = NULL;
@@ -166,11 +193,10 @@ int cli_stream_decode(const cli_schema_args *a, const desert_schema *s) {
     desert_type_error terr;
     desert_status st = desert_type_decode(r, et, va, NULL, &v, &terr);
     if (st) {
-      char path[256];
-      desert_type_error_json_path(&terr, path, sizeof path);
-      cli_error("decode", "element %zu: %s at offset %zu, %s: %s", seq.index - 1,
-                desert_status_kind(st), terr.offset, path,
-                terr.message[0] ? terr.message : desert_status_message(st));
+      char path[300];
+      cli_value_path(path, sizeof path, seq.index - 1, terr.path);
+      cli_error("decode", "%s: %s at offset %zu: %s: %s", file, desert_status_kind(st),
+                terr.offset, path, terr.message[0] ? terr.message : desert_status_message(st));
       rc = status_exit(st);
       break;
     }
@@ -181,20 +207,33 @@ int cli_stream_decode(const cli_schema_args *a, const desert_schema *s) {
     desert_reader_mark(r);
   }
   desert_status st = desert_reader_status(r);
-  if (!rc && st) {
-    cli_error("decode", "%s at offset %zu: %s", desert_status_kind(st),
+  if (!rc && st == DESERT_E_READ_INPUT) {
+    cli_io_error("decode", errno, "cannot read '%s'", file);
+    rc = CLI_EXIT_IO;
+  } else if (!rc && st) {
+    /* A failure outside an element: the collection's count, form or tags. */
+    cli_error("decode", "%s: %s at offset %zu: $: %s", file, desert_status_kind(st),
               desert_reader_error_offset(r), desert_status_message(st));
     rc = status_exit(st);
   }
   if (!rc && seq.index == 0 && root->u.coll.non_empty) {
-    cli_error("decode", "DeserializationFailure: the root collection is empty");
+    cli_error("decode", "%s: DeserializationFailure at offset 0: $: the root collection is "
+              "non-empty by its schema but has no element", file);
     rc = CLI_EXIT_FAILURE;
   }
-  if (!rc && !desert_reader_at_end(r) && !desert_reader_status(r))
-    cli_error("decode", "note: trailing bytes after the value (offset %zu)",
-              desert_reader_offset(r));
+  if (!rc && !desert_reader_at_end(r) && !desert_reader_status(r) && !a->allow_trailing) {
+    cli_error("decode",
+              "%s: trailing bytes after the value (offset %zu): the data is of another "
+              "schema or holds more than one value (--allow-trailing accepts them)",
+              file, desert_reader_offset(r));
+    rc = CLI_EXIT_FAILURE;
+  }
+  errno = 0;
   if (!rc && fflush(stdout) != 0) {
-    cli_error("decode", "cannot write to standard output");
+    if (cli_stdout_name)
+      cli_io_error("decode", errno, "cannot write '%s'", cli_stdout_name);
+    else
+      cli_io_error("decode", errno, "cannot write to standard output");
     rc = CLI_EXIT_IO;
   }
   close_std(in, true);

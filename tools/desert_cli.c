@@ -5,12 +5,15 @@
 #include "cli.h"
 #include "cli_schema.h"
 
+#include <errno.h>
 #include <stdarg.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include <desert.h>
 
 const char *cli_progname = "desert";
+const char *cli_stdout_name = NULL;
 
 static const cli_command commands[] = {
     {"info", "print the library version, CPU features and the SIMD dispatch state", cli_cmd_info,
@@ -65,8 +68,8 @@ static void print_usage(FILE *out) {
           "\n"
           "Environment:\n"
           "  DESERT_FORCE_ISA  scalar|avx2|avx512|neon|auto: kernel set to use; an unknown\n"
-          "                    or unavailable value falls back to automatic choice\n"
-          "                    (`%s info` shows what happened)\n"
+          "                    or unavailable value falls back to automatic choice with a\n"
+          "                    warning on standard error (`%s info` shows the details)\n"
           "\n"
           "Exit status:\n"
           "  0  success\n"
@@ -81,7 +84,28 @@ static void print_version(void) {
   printf("%s %s (libdesert %s)\n", cli_progname, DESERT_VERSION_STRING, desert_version_string());
 }
 
+/* A DESERT_FORCE_ISA that did not take effect would otherwise go unnoticed
+ * (the library falls back to automatic choice): one warning per run. */
+static void warn_force_isa(void) {
+  const char *raw = getenv("DESERT_FORCE_ISA");
+  if (!raw) return;
+  desert_dispatch_info info;
+  memset(&info, 0, sizeof info);
+  desert_dispatch_info_get(&info);
+  if (info.outcome == DESERT_OVERRIDE_UNKNOWN_NAME)
+    fprintf(stderr,
+            "%s: warning: DESERT_FORCE_ISA=\"%s\" names no ISA (use scalar, avx2, avx512, neon "
+            "or auto): automatic choice used (%s)\n",
+            cli_progname, raw, desert_isa_name(info.active));
+  else if (info.outcome == DESERT_OVERRIDE_UNAVAILABLE)
+    fprintf(stderr,
+            "%s: warning: DESERT_FORCE_ISA=\"%s\": that ISA is not compiled in or not runnable "
+            "on this CPU: automatic choice used (%s)\n",
+            cli_progname, raw, desert_isa_name(info.active));
+}
+
 int main(int argc, char **argv) {
+  warn_force_isa();
   if (argc < 2) {
     print_usage(stderr);
     return CLI_EXIT_USAGE;
@@ -118,8 +142,12 @@ int main(int argc, char **argv) {
     return CLI_EXIT_USAGE;
   }
   int rc = c->run(argc - 1, argv + 1);
+  errno = 0;
   if (fflush(stdout) != 0 && rc == CLI_EXIT_OK) {
-    cli_error(c->name, "cannot write to standard output");
+    if (cli_stdout_name)
+      cli_io_error(c->name, errno, "cannot write '%s'", cli_stdout_name);
+    else
+      cli_io_error(c->name, errno, "cannot write to standard output");
     rc = CLI_EXIT_IO;
   }
   return rc;
