@@ -22,11 +22,19 @@ extern "C" {
 
 /* ---- version ------------------------------------------------------------ */
 #define DESERT_VERSION_MAJOR 0
-#define DESERT_VERSION_MINOR 1
+#define DESERT_VERSION_MINOR 2
 #define DESERT_VERSION_PATCH 0
 #define DESERT_VERSION_NUMBER \
   (DESERT_VERSION_MAJOR * 10000 + DESERT_VERSION_MINOR * 100 + DESERT_VERSION_PATCH)
-#define DESERT_VERSION_STRING "0.1.0"
+#define DESERT_VERSION_STRING "0.2.0"
+
+/* ABI version: the soname of the shared libraries (libdesert.so.1). The
+ * inline functions and the storage sizes of these headers compile struct
+ * layouts and constants into the caller's program, so this number is
+ * raised whenever one of them changes, independently of the release
+ * version (docs/abi.md; ctest abi_layout compares them with
+ * cmake/abi-layout.txt). */
+#define DESERT_ABI_VERSION 1
 
 /* Version of the library actually linked (may differ from the header's). */
 DESERT_API unsigned desert_version_number(void);
