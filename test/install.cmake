@@ -1,8 +1,9 @@
 # test/install.cmake — the install-and-consume test: installs this build into
-# a scratch prefix and builds test/install_consumer/main.c against it, once
-# through find_package(desert CONFIG) and once through pkg-config
-# (test/install_consumer/run.sh). Skipped when cross compiling or when the
-# install rules are off.
+# a scratch prefix and builds test/install_consumer/ against it: through
+# find_package(desert CONFIG) (shared and _static targets) and through
+# pkg-config (desert and desert_json, shared and --static), running every
+# program (test/install_consumer/run.sh). Skipped when cross compiling or
+# when the install rules are off.
 if(NOT DESERT_INSTALL OR CMAKE_CROSSCOMPILING)
   return()
 endif()
@@ -13,11 +14,10 @@ if(NOT _desert_san_opts)
   set(_desert_san_opts "")
 endif()
 list(JOIN _desert_san_opts " " _desert_san_flags)
-get_target_property(_desert_type desert TYPE)
-if(_desert_type STREQUAL "STATIC_LIBRARY")
-  set(_desert_static 1)
+if(TARGET desert_shared)
+  set(_desert_shared 1)
 else()
-  set(_desert_static 0)
+  set(_desert_shared 0)
 endif()
 
 add_test(NAME install_consumer
@@ -30,6 +30,7 @@ add_test(NAME install_consumer
     "MAKE_PROGRAM=${CMAKE_MAKE_PROGRAM}"
     "CC=${CMAKE_C_COMPILER}"
     "EXTRA_CFLAGS=${_desert_san_flags}"
-    "DESERT_STATIC=${_desert_static}"
+    "DESERT_SHARED=${_desert_shared}"
+    "ABI=${DESERT_ABI_VERSION}"
     bash ${CMAKE_CURRENT_SOURCE_DIR}/install_consumer/run.sh)
-set_tests_properties(install_consumer PROPERTIES LABELS "hygiene;install" TIMEOUT 300)
+set_tests_properties(install_consumer PROPERTIES LABELS "hygiene;install" TIMEOUT 600)

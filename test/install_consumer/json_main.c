@@ -1,7 +1,8 @@
 /* test/install_consumer/json_main.c — uses the installed JSON layer
  * (desert::json, <desert/json.h>) the documented way: load a schema
  * document, encode a JSON value, decode the bytes back to canonical JSON.
- * Built through find_package(desert) only (run.sh). Exit 0 when every
+ * Built through find_package(desert) and pkg-config desert_json, shared
+ * and static (run.sh). Exit 0 when every
  * check holds. SPDX-License-Identifier: MIT */
 #include <desert.h>
 #include <desert/json.h>

@@ -1,6 +1,6 @@
 /* test/install_consumer/main.c — uses an installed libdesert through its
- * public umbrella header only; built once through find_package(desert) and
- * once through pkg-config (run.sh). Exit 0 when every check holds.
+ * public umbrella header only; built through find_package(desert) and
+ * through pkg-config, shared and static (run.sh). Exit 0 when every check holds.
  * The compressed round trip makes a static link pull in libdeflate and
  * libzstd, so a package that forgets them fails here.
  * SPDX-License-Identifier: MIT */
