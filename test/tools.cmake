@@ -66,3 +66,27 @@ desert_tool_test(tools_usage_unknown_option EXIT 2 ARGS --no-such-option
 desert_tool_test(tools_usage_info_extra_argument EXIT 2 ARGS info extra
   STDERR "unexpected argument 'extra'")
 desert_tool_test(tools_usage_no_arguments EXIT 2 STDERR "^usage: desert")
+
+# The tool's messages say what failed, where and why (test/scripts/
+# cli_messages.py, one ctest per group): the operating system's reason on
+# file errors, FILE:LINE:COLUMN on JSON syntax errors, one value path form
+# ($, $.a, $[N].b), input that ends early, trailing bytes, DESERT_FORCE_ISA
+# typos, options per subcommand, the legacy header-string hint.
+if(TARGET desert_json)
+  find_package(Python3 COMPONENTS Interpreter)
+endif()
+if(TARGET desert_json AND Python3_Interpreter_FOUND)
+  foreach(_group os_reason json_position paths input_ended trailing force_isa options)
+    add_test(NAME tools_msg_${_group} COMMAND Python3::Interpreter
+      ${CMAKE_CURRENT_SOURCE_DIR}/scripts/cli_messages.py $<TARGET_FILE:desert_cli>
+      ${PROJECT_SOURCE_DIR}/golden ${CMAKE_CURRENT_BINARY_DIR}/tools_msg/${_group} ${_group})
+    set_tests_properties(tools_msg_${_group} PROPERTIES LABELS "tools" TIMEOUT 120)
+  endforeach()
+  # desert-scala's golden dataset (legacy header strings), when present.
+  if(EXISTS ${DESERT_GOLDEN_DIR}/dataset1.bin)
+    add_test(NAME tools_msg_legacy COMMAND Python3::Interpreter
+      ${CMAKE_CURRENT_SOURCE_DIR}/scripts/cli_messages.py $<TARGET_FILE:desert_cli>
+      ${DESERT_GOLDEN_DIR} ${CMAKE_CURRENT_BINARY_DIR}/tools_msg/legacy legacy)
+    set_tests_properties(tools_msg_legacy PROPERTIES LABELS "tools" TIMEOUT 120)
+  endif()
+endif()

@@ -12,10 +12,10 @@ file(MAKE_DIRECTORY ${WORK})
 set(_failures "")
 set(_checks 0)
 
-# decode(<bin> <schema> <expected json>)
+# decode(<bin> <schema> <expected json> [extra args])
 function(_decode bin schema want)
   get_filename_component(_n ${want} NAME)
-  execute_process(COMMAND ${PROGRAM} decode --schema ${schema} ${bin}
+  execute_process(COMMAND ${PROGRAM} decode --schema ${schema} ${bin} ${ARGN}
     OUTPUT_FILE ${WORK}/${_n} ERROR_VARIABLE err RESULT_VARIABLE rc)
   file(READ ${WORK}/${_n} got)
   file(READ ${want} expected)
@@ -45,13 +45,16 @@ foreach(_s ${_schemas})
   endif()
 endforeach()
 
+# A cross read may leave bytes unread (a newer reader that takes the fast
+# path over an older version's fields: evolution.v0.read-by-current), so
+# these decodes allow trailing bytes; same-version decodes above do not.
 file(GLOB _cross RELATIVE ${CORPUS} ${CORPUS}/*.read-by-*.json)
 list(SORT _cross)
 foreach(_x ${_cross})
   if(_x MATCHES "^([^.]+)\\.([^.]+)\\.read-by-current\\.json$")
-    _decode(${CORPUS}/${CMAKE_MATCH_1}.${CMAKE_MATCH_2}.bin ${CORPUS}/${CMAKE_MATCH_1}.schema.json ${CORPUS}/${_x})
+    _decode(${CORPUS}/${CMAKE_MATCH_1}.${CMAKE_MATCH_2}.bin ${CORPUS}/${CMAKE_MATCH_1}.schema.json ${CORPUS}/${_x} --allow-trailing)
   elseif(_x MATCHES "^([^.]+)\\.read-by-([^.]+)\\.json$")
-    _decode(${CORPUS}/${CMAKE_MATCH_1}.bin ${CORPUS}/${CMAKE_MATCH_1}.${CMAKE_MATCH_2}.schema.json ${CORPUS}/${_x})
+    _decode(${CORPUS}/${CMAKE_MATCH_1}.bin ${CORPUS}/${CMAKE_MATCH_1}.${CMAKE_MATCH_2}.schema.json ${CORPUS}/${_x} --allow-trailing)
   else()
     set(_failures "${_failures}\n  ${_x}: not a cross-read file name the corpus knows")
   endif()

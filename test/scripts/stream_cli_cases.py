@@ -10,8 +10,8 @@ tool's whole-value (in-memory) path:
   the unknown form, and decode back to the canonical lines;
 * the known-size form written by the in-memory encoder decodes with
   --stream to the same lines;
-* cut input: exit 1 and the same error kind and offset as the in-memory
-  decode of the same bytes;
+* cut input: exit 1 and the same error kind, offset and value path ($[N]...
+  for element N) as the in-memory decode of the same bytes;
 * a root that is not a list or set, a line that is not JSON, a bad element,
   and --hex with --stream are refused with the documented exit codes.
 Exit 0 when every case holds.
@@ -71,7 +71,7 @@ def main():
     rc, out, err = run([desert, "decode", "--schema", known, "--stream", "-"], known_bytes)
     check("decode known form", rc == 0 and out.decode().splitlines() == CANON, out + err.encode())
 
-    pat = re.compile(r"(\w+) at offset (\d+)")
+    pat = re.compile(r"(\w+) at offset (\d+): (\$[^:]*):")
     for data in (streamed, known_bytes):
         for cut in range(len(data)):
             rc_s, out_s, err_s = run([desert, "decode", "--schema", known, "--stream", "-"], data[:cut])
@@ -83,9 +83,23 @@ def main():
     rc, _, err = run([desert, "decode", "--schema", notcoll, "--stream", "-"], streamed)
     check("root not a collection", rc == 1 and "list or set" in err, err)
     rc, _, err = run([desert, "encode", "--schema", known, "--stream", "-"], b'{"id":1,"tag":"a"}\n{oops\n')
-    check("line not JSON", rc == 1 and "line 2: not JSON" in err, err)
+    # line 2, column 2: "{oops" has an object key expected at its 'o'
+    check("line not JSON", rc == 1 and err.startswith("desert encode: standard input:2:2: not JSON: "),
+          err)
     rc, _, err = run([desert, "encode", "--schema", known, "--stream", "-"], b'{"id":"x","tag":"a"}\n')
-    check("bad element", rc == 1 and "line 1" in err, err)
+    check("bad element", rc == 1 and
+          err.startswith("desert encode: standard input:1: BadValue: $[0].id: "), err)
+    # The second line is element 1 (the blank line before it is no element).
+    rc, _, err = run([desert, "encode", "--schema", known, "--stream", "-"],
+                     b'{"id":1,"tag":"a"}\n\n{"id":2,"tag":7}\n')
+    check("bad element path", rc == 1 and
+          err.startswith("desert encode: standard input:3: BadValue: $[1].tag: "), err)
+    rc, _, err = run([desert, "decode", "--schema", known, "--stream", "-"], streamed + b"\x00")
+    check("trailing refused", rc == 1 and "trailing bytes after the value (offset %d)" % len(streamed)
+          in err and "--allow-trailing" in err, err)
+    rc, out, err = run([desert, "decode", "--schema", known, "--stream", "--allow-trailing", "-"],
+                       streamed + b"\x00")
+    check("trailing allowed", rc == 0 and out.decode().splitlines() == CANON and err == "", err)
     rc, _, err = run([desert, "decode", "--schema", known, "--stream", "--hex", "-"], streamed)
     check("--hex refused", rc == 2, err)
 
