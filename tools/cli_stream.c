@@ -193,10 +193,18 @@ int cli_stream_decode(const cli_schema_args *a, const desert_schema *s) {
     desert_type_error terr;
     desert_status st = desert_type_decode(r, et, va, NULL, &v, &terr);
     if (st) {
-      char path[300];
+      char path[300], why[300];
       cli_value_path(path, sizeof path, seq.index - 1, terr.path);
+      /* A file read to its end: its length is where the input ended (a
+       * pipe has no position, and keeps the library's words). */
+      long pos = st == DESERT_E_INPUT_ENDED ? ftell(in) : -1;
+      if (pos >= 0 && terr.offset <= (size_t)pos &&
+          (terr.message[0] == '\0' || strstr(terr.message, "chunk") == NULL))
+        cli_input_ended_detail(why, sizeof why, et, terr.path, terr.offset, (size_t)pos);
+      else
+        snprintf(why, sizeof why, "%s", terr.message[0] ? terr.message : desert_status_message(st));
       cli_error("decode", "%s: %s at offset %zu: %s: %s", file, desert_status_kind(st),
-                terr.offset, path, terr.message[0] ? terr.message : desert_status_message(st));
+                terr.offset, path, why);
       rc = status_exit(st);
       break;
     }

@@ -198,6 +198,14 @@ def group_input_ended(d, g, w):
            "desert decode: standard input: InputEndedUnexpectedly at offset 2: $[0].id: input "
            "ends at byte 6 of 6 while reading an i64 at offset 2: it needs 8 bytes, 4 available "
            "(a file cut short, or data of another schema)\n", b"02 00 00000000")
+    # --stream from a file: the two-element list cut after 20 bytes leaves
+    # element 1's id (offset 17) 3 of its 8 bytes.
+    two = bytes.fromhex("04 00 0000000000000005 0a68656c6c6f 00 0000000000000006 0278")
+    cut20 = write(os.path.join(w, "cut20.bin"), two[:20])
+    expect("--stream file cut in element 1", [d, "decode", "--schema", lst, "--stream", cut20], 1,
+           "desert decode: %s: InputEndedUnexpectedly at offset 17: $[1].id: input ends at byte "
+           "20 of 20 while reading an i64 at offset 17: it needs 8 bytes, 3 available (a file "
+           "cut short, or data of another schema)\n" % cut20)
     # A file: the first 8 bytes of golden evolution.bin stop in the record
     # header's string "legacy" (0c = length 6 at offset 7, one byte there).
     with open(os.path.join(g, "evolution.bin"), "rb") as f:
