@@ -1,5 +1,5 @@
-# test/tools_stream.cmake — ctests of `desert encode/decode --stream`
-# (issue 15), run by Python scripts that generate their input on the fly:
+# test/tools_stream.cmake — ctests of `desert encode/decode --stream`,
+# run by Python scripts that generate their input on the fly:
 #  * tools_stream_cases: small cases against the tool's whole-value path
 #    (byte identity, both collection forms, every cut, refusals);
 #  * tools_stream_large: a few hundred MiB of JSON Lines through encode

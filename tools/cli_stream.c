@@ -1,5 +1,5 @@
-/* tools/cli_stream.c — `desert encode --stream` and `desert decode --stream`
- * (issue 15): the schema's root collection (a list or set) one element at a
+/* tools/cli_stream.c — `desert encode --stream` and `desert decode --stream`:
+ * the schema's root collection (a list or set) one element at a
  * time, in bounded memory whatever the input size. encode reads JSON Lines
  * (one element per line; blank lines skipped) and writes the collection in
  * the unknown-size form (01, then 01 + element per line, then 00) through

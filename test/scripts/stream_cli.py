@@ -1,7 +1,7 @@
 #!/usr/bin/env python3
 """test/scripts/stream_cli.py — `desert encode --stream` piped into
-`desert decode --stream` on a JSON Lines stream generated on the fly
-(issue 15); nothing is stored on disk.
+`desert decode --stream` on a JSON Lines stream generated on the fly;
+nothing is stored on disk.
 
   stream_cli.py DESERT SCHEMA MIB [--max-rss-mib N]
 

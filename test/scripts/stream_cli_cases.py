@@ -1,6 +1,6 @@
 #!/usr/bin/env python3
 """test/scripts/stream_cli_cases.py — small cases of `desert encode
---stream` / `desert decode --stream` (issue 15), each checked against the
+--stream` / `desert decode --stream`, each checked against the
 tool's whole-value (in-memory) path:
 
   stream_cli_cases.py DESERT WORKDIR

@@ -1,6 +1,6 @@
 #!/usr/bin/env python3
 """test/scripts/zlib_inflater_diff.py — a case generator for the zlib-flavour
-rule of SCHEMA.md §2.8, played against the conformance testee.
+rule of docs/schema.md §12, played against the conformance testee.
 
 Random sources (text, small alphabets, bytes) are compressed by Python's zlib
 at a random level, then cut at a random byte, have random bits flipped or a
