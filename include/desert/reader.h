@@ -64,6 +64,13 @@ typedef struct desert_reader_fast {
                          * stream or error since the last begin, reset or
                          * init; then status is DESERT_OK
                          * (desert_reader_begin_inline relies on it) */
+  unsigned depth;       /* levels entered now (records, tuples, enums) */
+  unsigned depth_max;   /* options.max_depth */
+  unsigned frame_depth; /* depth of the innermost header frame (a versioned
+                         * record's or an evolved enum's) the reader keeps,
+                         * 0 for none: the inline enum calls of record.h
+                         * run only where no frame can be at the level they
+                         * open or close */
 } desert_reader_fast;
 
 /* A validated UTF-8 view (not NUL-terminated). */

@@ -498,6 +498,66 @@ DESERT_API desert_status desert_enum_read_begin(desert_reader *r, const desert_e
  * reader's status (DESERT_E_ARGUMENT for NULL r or d). */
 DESERT_API desert_status desert_enum_read_end(desert_reader *r, const desert_enum_desc *d);
 
+/* Enums by constructor id. desert_enum_write_begin and desert_enum_read_begin
+ * derive ids from the description on every call (O(cases), with string
+ * comparisons for sorted enums). A caller that maps its cases to ids once
+ * (desert_enum_case_id for each case, or ids known when code is generated)
+ * writes and reads the id itself with these; the bytes, statuses and error
+ * offsets are those of the description-based calls. */
+
+/* Writes 00 (the enum's version byte) and var_u32(id); the caller then
+ * writes the payload. Statuses: the writer's (DESERT_E_ARGUMENT for NULL w). */
+DESERT_API desert_status desert_enum_write_id(desert_writer *w, uint32_t id);
+/* desert_enum_read_begin without a description: reads the version byte
+ * (the Scala evolved layout included) and the constructor id into *id. An
+ * id >= id_count (the number of non-transient cases) is
+ * DESERT_E_INVALID_CONSTRUCTOR_ID with the offset of the id varint. Other
+ * statuses as desert_enum_read_begin; DESERT_E_ARGUMENT for NULL r or id.
+ * After success the caller reads the payload and calls
+ * desert_enum_read_end_id; after a failure there is nothing to end. */
+DESERT_API desert_status desert_enum_read_begin_id(desert_reader *r, uint32_t id_count,
+                                                   uint32_t *id);
+/* desert_enum_read_end for a value begun with desert_enum_read_begin_id. */
+DESERT_API desert_status desert_enum_read_end_id(desert_reader *r);
+
+/* Inline forms of the three calls above, with the contract of
+ * reader_inline.h: exactly the exported function's behaviour (value,
+ * status, error offset, position, nesting, sticky error), done inline only
+ * when nothing can fail — no error yet, room to nest, no record-layer frame
+ * at the level being opened or closed, and for begin the version byte 00
+ * and a one-byte id below id_count inside the current limit; anything else
+ * is the exported function's. The write needs room for two bytes (or
+ * size-only mode) and an id below 128. Generated code (`desert gen-c`) uses
+ * them for every enum value. */
+static inline desert_status desert_enum_write_id_inline(desert_writer *w, uint32_t id) {
+  if (id < 0x80u) return desert_write_u16_inline(w, (uint16_t)id); /* 00, one-byte varint */
+  return desert_enum_write_id(w, id);
+}
+static inline desert_status desert_enum_read_begin_id_inline(desert_reader *r, uint32_t id_count,
+                                                             uint32_t *id) {
+  desert_reader_fast *f = (desert_reader_fast *)(void *)r;
+  if (DESERT_FAST_LIKELY_(f->status == DESERT_OK && f->end - f->pos >= 2 &&
+                          f->depth < f->depth_max && f->frame_depth <= f->depth)) {
+    const uint8_t *p = f->base + f->pos;
+    if (DESERT_FAST_LIKELY_(p[0] == 0 && p[1] < 0x80u && p[1] < id_count)) {
+      f->pos += 2;
+      f->depth++;
+      f->busy = 1; /* the next begin restores the depth, as after any nesting */
+      *id = p[1];
+      return DESERT_OK;
+    }
+  }
+  return desert_enum_read_begin_id(r, id_count, id);
+}
+static inline desert_status desert_enum_read_end_id_inline(desert_reader *r) {
+  desert_reader_fast *f = (desert_reader_fast *)(void *)r;
+  if (DESERT_FAST_LIKELY_(f->status == DESERT_OK && f->frame_depth < f->depth)) {
+    f->depth--; /* no evolved enum frame can be open at this level */
+    return DESERT_OK;
+  }
+  return desert_enum_read_end_id(r);
+}
+
 /* ---- type registry framing (FORMAT.md §16, Scala only) ---------------------------
  * A value of a registered type is var_u32(type id) followed by the value in
  * that type's codec (Scala serializeUnknown, Akka/Pekko and Shardcake

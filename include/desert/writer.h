@@ -178,6 +178,12 @@ DESERT_API size_t desert_writer_size(const desert_writer *w);
 DESERT_API const uint8_t *desert_writer_data(const desert_writer *w, size_t *len);
 /* The first error, or DESERT_OK. */
 DESERT_API desert_status desert_writer_status(const desert_writer *w);
+/* Records a caller-detected error (a value the caller cannot encode, a
+ * nesting bound of its own) as the writer's sticky error, if none is set
+ * yet, so that the partial output is never taken for a message. Returns the
+ * writer's status. A status of DESERT_OK records DESERT_E_ARGUMENT. The
+ * counterpart of desert_reader_fail. */
+DESERT_API desert_status desert_writer_fail(desert_writer *w, desert_status status);
 /* ISA of the kernels this writer uses. */
 DESERT_API desert_isa desert_writer_isa(const desert_writer *w);
 /* The options this writer was created with. */

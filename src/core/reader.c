@@ -29,6 +29,9 @@ FAST_OFFSET(pos);
 FAST_OFFSET(end);
 FAST_OFFSET(base);
 FAST_OFFSET(str_max);
+FAST_OFFSET(depth);
+FAST_OFFSET(depth_max);
+FAST_OFFSET(frame_depth);
 #undef FAST_OFFSET
 /* A default storage holds the context, a versioned record's header stack
  * (1 KiB) and a first arena block. */
@@ -49,6 +52,7 @@ static void reader_setup(desert_reader *r, const desert_kernels *k) {
   r->k = k;
   r->base = desert_no_input;
   r->str_max = r->opt.max_length < 63 ? r->opt.max_length : 63;
+  r->depth_max = r->opt.max_depth;
   desert_strtab_init(&r->strings, &r->opt.allocator, false);
   desert_reftab_init(&r->refs, &r->opt.allocator);
   desert_arena_init(&r->arena, &r->opt.allocator);

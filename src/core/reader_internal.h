@@ -34,6 +34,10 @@ struct desert_reader {
                              * attached or an error is recorded; cleared by
                              * begin and reset. Invariant: busy 0 => status
                              * OK (reader_inline.h assumes it) */
+      unsigned depth;       /* nesting, bounded by depth_max */
+      unsigned depth_max;   /* opt.max_depth */
+      unsigned frame_depth; /* innermost record-layer frame's depth, 0: none
+                             * (kept by src/record/record_reader.c) */
     };
   };
   size_t err_offset;
@@ -43,7 +47,6 @@ struct desert_reader {
   desert_reftab refs;
   desert_arena arena;    /* arena.redirect: the caller's output arena
                           * (desert_reader_set_output_arena), or NULL */
-  unsigned depth;
   size_t zlib_padding; /* zero bytes zlib-flavour blocks were padded with
                         * in this message (a stream: since it began, as
                         * its byte count is the budget's base): bounded
@@ -90,7 +93,7 @@ DESERT_INLINE desert_status desert_r_fail(desert_reader *r, desert_status st, si
  * calls these. */
 DESERT_INLINE desert_status desert_r_enter(desert_reader *r) {
   if (r->status) return r->status;
-  if (r->depth >= r->opt.max_depth) return desert_r_fail(r, DESERT_E_DEPTH, r->pos);
+  if (r->depth >= r->depth_max) return desert_r_fail(r, DESERT_E_DEPTH, r->pos);
   r->depth++;
   r->busy = 1; /* the next begin must restore depth */
   return DESERT_OK;

@@ -354,6 +354,12 @@ const uint8_t *desert_writer_data(const desert_writer *w, size_t *len) {
 desert_status desert_writer_status(const desert_writer *w) {
   return w ? w->status : DESERT_E_ARGUMENT;
 }
+desert_status desert_writer_fail(desert_writer *w, desert_status st) {
+  if (!w) return DESERT_E_ARGUMENT;
+  if (w->status) return w->status;
+  desert_w_live(w);
+  return desert_w_fail(w, st == DESERT_OK ? DESERT_E_ARGUMENT : st);
+}
 desert_isa desert_writer_isa(const desert_writer *w) {
   if (!w) return DESERT_ISA_AUTO;
   /* The cast as in desert_writer_options: a pending writer picks its

@@ -3,9 +3,11 @@
  * writer, the reader with Scala's enum-level evolution layout (§15.3), and
  * the type registry framing helpers (§16).
  *
- * Ids are computed per call instead of being tabulated, for the same reason
- * record derived data is (record_desc.c): descriptions may be built at run
- * time and freed, so nothing is cached by address.
+ * The description-based calls compute ids per call instead of tabulating
+ * them, for the same reason record derived data is (record_desc.c):
+ * descriptions may be built at run time and freed, so nothing is cached by
+ * address. Callers that tabulate ids themselves (the runtime types, generated
+ * code) use the *_id calls, which take the id directly.
  * SPDX-License-Identifier: MIT */
 #include "core/reader_internal.h"
 #include "record/record_versioned.h"
@@ -79,44 +81,83 @@ desert_status desert_enum_write_begin(desert_writer *w, const desert_enum_desc *
   return desert_w_var_u32(w, id);
 }
 
-desert_status desert_enum_read_begin(desert_reader *r, const desert_enum_desc *d, size_t *index) {
-  if (!r) return DESERT_E_ARGUMENT;
-  if (r->status) return r->status;
-  if (!d || !index || (d->case_count && !d->cases))
-    return desert_r_fail(r, DESERT_E_ARGUMENT, r->pos);
+desert_status desert_enum_write_id(desert_writer *w, uint32_t id) {
+  if (!w) return DESERT_E_ARGUMENT;
+  if (w->status) return w->status;
+  desert_w_live(w);
+  if (desert_w_byte(w, 0x00)) return w->status;
+  return desert_w_var_u32(w, id);
+}
+
+/* The shared part of both read begins: version byte (and the evolved
+ * header), then the id varint; *id_at its offset. On failure everything
+ * entered is left again. */
+static desert_status enum_read_id(desert_reader *r, uint32_t *id, size_t *id_at, bool *evolved) {
   if (desert_r_enter(r)) return r->status;
   size_t at = r->pos;
   const uint8_t *v = desert_r_take(r, 1);
-  bool evolved = false;
+  *evolved = false;
   if (!v) goto fail;
   if (*v) {
     /* Scala's layout: a record header whose chunk 0 holds id + payload. */
     if (desert_rec_enum_begin(r, *v, at)) goto fail;
-    evolved = true;
+    *evolved = true;
   } else {
     /* A frame left at this depth by an abandoned value would otherwise be
      * taken for ours by desert_enum_read_end. */
     desert_rec_prune(r);
   }
-  size_t id_at = r->pos;
-  uint32_t id;
-  if (desert_r_var_u32(r, &id)) goto fail;
-  /* DESERT_E_INVALID_CONSTRUCTOR_ID, or DESERT_E_ARGUMENT for a NULL name. */
-  desert_status st = desert_enum_case_index(d, id, index);
-  if (st) {
-    desert_r_fail(r, st, id_at);
-    goto fail;
-  }
+  *id_at = r->pos;
+  if (desert_r_var_u32(r, id)) goto fail;
   return DESERT_OK;
 
 fail:
+  if (*evolved) desert_rec_enum_end(r);
+  desert_r_leave(r);
+  return r->status;
+}
+
+/* Undoes a successful enum_read_id after a caller-detected error at at. */
+static desert_status enum_read_fail(desert_reader *r, desert_status st, size_t at, bool evolved) {
+  desert_r_fail(r, st, at);
   if (evolved) desert_rec_enum_end(r);
   desert_r_leave(r);
   return r->status;
 }
 
+desert_status desert_enum_read_begin(desert_reader *r, const desert_enum_desc *d, size_t *index) {
+  if (!r) return DESERT_E_ARGUMENT;
+  if (r->status) return r->status;
+  if (!d || !index || (d->case_count && !d->cases))
+    return desert_r_fail(r, DESERT_E_ARGUMENT, r->pos);
+  uint32_t id;
+  size_t id_at;
+  bool evolved;
+  if (enum_read_id(r, &id, &id_at, &evolved)) return r->status;
+  /* DESERT_E_INVALID_CONSTRUCTOR_ID, or DESERT_E_ARGUMENT for a NULL name. */
+  desert_status st = desert_enum_case_index(d, id, index);
+  if (st) return enum_read_fail(r, st, id_at, evolved);
+  return DESERT_OK;
+}
+
+desert_status desert_enum_read_begin_id(desert_reader *r, uint32_t id_count, uint32_t *id) {
+  if (!r) return DESERT_E_ARGUMENT;
+  if (r->status) return r->status;
+  if (!id) return desert_r_fail(r, DESERT_E_ARGUMENT, r->pos);
+  size_t id_at;
+  bool evolved;
+  if (enum_read_id(r, id, &id_at, &evolved)) return r->status;
+  if (*id >= id_count) return enum_read_fail(r, DESERT_E_INVALID_CONSTRUCTOR_ID, id_at, evolved);
+  return DESERT_OK;
+}
+
 desert_status desert_enum_read_end(desert_reader *r, const desert_enum_desc *d) {
   if (!r || !d) return DESERT_E_ARGUMENT;
+  return desert_enum_read_end_id(r);
+}
+
+desert_status desert_enum_read_end_id(desert_reader *r) {
+  if (!r) return DESERT_E_ARGUMENT;
   /* After an error the message is lost; begin may not even have entered. */
   if (r->status) return r->status;
   desert_rec_enum_end(r);

@@ -72,8 +72,15 @@ static inline int32_t *frame_counters(rec_rframe *f) {
   return (int32_t *)(void *)((uint8_t *)frame_entries(f) + f->nentries * sizeof(rec_entry));
 }
 
+/* Keeps the reader head's frame_depth (the inline enum calls' test) equal
+ * to the topmost frame's depth after every change of the stack. */
+static inline void sync_top(desert_reader *r, const rec_rstack *s) {
+  r->frame_depth = s && s->last != NO_FRAME ? frame_at(s, s->last)->depth : 0;
+}
+
 static void stack_free(desert_reader *r) {
   rec_rstack *s = r->records;
+  r->frame_depth = 0;
   if (!s) return;
   desert_mem_free(&r->opt.allocator, s->data, s->cap);
   desert_mem_free(&r->opt.allocator, s, sizeof *s);
@@ -100,7 +107,10 @@ static void prune(rec_rstack *s, unsigned depth) {
 }
 
 void desert_rec_prune(desert_reader *r) {
-  if (r->records) prune(r->records, r->depth);
+  if (r->records) {
+    prune(r->records, r->depth);
+    sync_top(r, r->records);
+  }
 }
 
 /* Pushes a frame for nentries entries and ncounters counters; NULL on
@@ -110,6 +120,7 @@ static rec_rframe *frame_push(desert_reader *r, unsigned depth, unsigned nentrie
   rec_rstack *s = stack_get(r);
   if (!s) return NULL;
   prune(s, depth);
+  sync_top(r, s);
   size_t size = align_up(align_up(sizeof(rec_rframe)) + nentries * sizeof(rec_entry) +
                          ncounters * sizeof(int32_t));
   if (s->cap - s->top < size) {
@@ -134,6 +145,7 @@ static rec_rframe *frame_push(desert_reader *r, unsigned depth, unsigned nentrie
   f->end = f->outer_end = 0;
   s->last = s->top;
   s->top += size;
+  sync_top(r, s);
   return f;
 }
 
@@ -152,6 +164,7 @@ static void frame_pop(desert_reader *r, size_t off, size_t serial) {
   if (f->serial != serial) return;
   s->last = f->prev;
   s->top = off;
+  sync_top(r, s);
 }
 
 /* Reads the sv + 1 header entries of versioned data whose version byte (at
@@ -590,6 +603,7 @@ bool desert_rec_enum_end(desert_reader *r) {
   r->end = f->outer_end;
   s->top = s->last;
   s->last = f->prev;
+  sync_top(r, s);
   return true;
 }
 

@@ -421,7 +421,9 @@ static desert_status seal_enum(desert_type_set *s, desert_type *t, char *msg, si
       desert_type_set_alloc(s, sizeof *im, _Alignof(desert_types_enum_impl));
   desert_case_desc *cd = desert_type_set_alloc(s, n * sizeof *cd, _Alignof(desert_case_desc));
   uint32_t *ids = desert_type_set_alloc(s, n * sizeof *ids, _Alignof(uint32_t));
-  if (!im || !cd || !ids) return DESERT_E_NOMEM;
+  uint32_t *case_of = desert_type_set_alloc(s, n * sizeof *case_of, _Alignof(uint32_t));
+  if (!im || !cd || !ids || !case_of) return DESERT_E_NOMEM;
+  if (n > UINT32_MAX) return seal_fail(msg, cap, "%s: too many constructors", tname(t));
   for (size_t i = 0; i < n; i++) {
     const desert_type_ctor *c = &t->u.enumeration.ctors[i];
     if (!c->name) return seal_fail(msg, cap, "%s: constructor %zu without a name", tname(t), i);
@@ -433,7 +435,9 @@ static desert_status seal_enum(desert_type_set *s, desert_type *t, char *msg, si
     cd[i].name = c->name;
     cd[i].flags = c->transient ? DESERT_CASE_TRANSIENT : 0;
   }
-  /* Ids: non-transient constructors in declaration or sorted order. */
+  /* Ids: non-transient constructors in declaration or sorted order, once
+   * here so that encode and decode never derive them per value. */
+  uint32_t id_count = 0;
   for (size_t i = 0; i < n; i++) {
     const desert_type_ctor *c = &t->u.enumeration.ctors[i];
     if (c->transient) {
@@ -448,12 +452,16 @@ static desert_status seal_enum(desert_type_set *s, desert_type *t, char *msg, si
       if (before) id++;
     }
     ids[i] = id;
+    case_of[id] = (uint32_t)i; /* ids of distinct names are distinct and < n */
+    id_count++;
   }
   im->desc.name = t->name ? t->name : "enum";
   im->desc.cases = cd;
   im->desc.case_count = n;
   im->desc.sorted = t->u.enumeration.sorted;
   im->ids = ids;
+  im->case_of = case_of;
+  im->id_count = id_count;
   t->impl_ = im;
   return DESERT_OK;
 }

@@ -467,8 +467,9 @@ static desert_status dec_record(desert_types_ctx *c, const desert_type *t, deser
 
 static desert_status dec_enum(desert_types_ctx *c, const desert_type *t, desert_value *out) {
   const desert_types_enum_impl *im = t->impl_;
-  size_t idx;
-  if (desert_enum_read_begin(c->r, &im->desc, &idx)) return rnote(c);
+  uint32_t id;
+  if (desert_enum_read_begin_id(c->r, im->id_count, &id)) return rnote(c);
+  size_t idx = im->case_of[id];
   if (idx >= t->u.enumeration.count || !t->u.enumeration.ctors[idx].payload)
     return rfail(c, DESERT_E_INVALID_CONSTRUCTOR_ID, desert_reader_offset(c->r), "bad case index");
   const desert_type_ctor *k = &t->u.enumeration.ctors[idx];
@@ -480,7 +481,7 @@ static desert_status dec_enum(desert_types_ctx *c, const desert_type *t, desert_
   desert_status dst_ = dec(c, k->payload, child);
   if (dst_) return dst_;
   if (!merged) desert_types_pop(c);
-  if (desert_enum_read_end(c->r, &im->desc)) return rnote(c);
+  if (desert_enum_read_end_id(c->r)) return rnote(c);
   out->kind = DESERT_VALUE_ALT;
   out->index = (uint32_t)idx;
   out->as.child = child;

@@ -388,7 +388,7 @@ static desert_status enc_enum(desert_types_ctx *c, const desert_type *t, const d
   const desert_type_ctor *k = &t->u.enumeration.ctors[v->index];
   if (k->transient)
     return desert_types_fail(c, DESERT_E_SERIALIZING_TRANSIENT, "%s.%s", im->desc.name, k->name);
-  if (desert_enum_write_begin(c->w, &im->desc, v->index)) return wnote(c);
+  if (desert_enum_write_id(c->w, im->ids[v->index])) return wnote(c);
   const desert_type *pt = desert_type_resolve(k->payload);
   bool merged = pt && pt->kind == DESERT_TYPE_RECORD;
   if (!merged) desert_types_push_name(c, "value");

@@ -29,7 +29,9 @@ typedef struct desert_types_record_impl {
 /* Derived data of an ENUM node. */
 typedef struct desert_types_enum_impl {
   desert_enum_desc desc;
-  uint32_t *ids; /* per declaration index; UINT32_MAX for transient constructors */
+  uint32_t *ids;     /* per declaration index; UINT32_MAX for transient constructors */
+  uint32_t *case_of; /* per constructor id: its declaration index (the inverse of ids) */
+  uint32_t id_count; /* the non-transient constructors */
 } desert_types_enum_impl;
 
 /* The 2-tuple record that every map entry is (FORMAT.md §5.4); its plan
