@@ -95,6 +95,7 @@ struct gc_node {
   size_t index, low;
   bool on_stack, visited;
   bool direct;            /* has direct functions gw_/gr_ (gen_c_direct.c) */
+  const char *why;        /* when not direct: the first reason (a static string) */
 };
 
 typedef struct gc_model {

@@ -151,6 +151,10 @@ static bool defaults_ok(const desert_type *rec, const desert_type_field *f) {
               : d->as.str.len < 1500);
 }
 
+bool gc_cstruct_defaults_ok(const desert_type *rec, const desert_type_field *f) {
+  return defaults_ok(rec, f);
+}
+
 /* A struct node's own verdict (records, tuples, enums carry it in `mark`
  * during the fixpoint: 0 = representable so far, 1 = not). */
 static bool node_ok(const gc_model *m, const gc_node *n) {
@@ -486,7 +490,9 @@ static bool emit_defaults(gc_buf *b, const gc_node *n) {
   return any;
 }
 
-static void emit_record(cs *c, gc_buf *b, const gc_node *n) {
+/* cfields: the field table of the C-struct codec too (else NULL: a node
+ * only the direct functions run). */
+static void emit_record(cs *c, gc_buf *b, const gc_node *n, bool cfields) {
   const desert_type *t = n->t;
   size_t nf = t->u.record.field_count, ns = t->u.record.step_count;
   bool defaults = emit_defaults(b, n);
@@ -504,13 +510,15 @@ static void emit_record(cs *c, gc_buf *b, const gc_node *n) {
                                                    : "0");
     }
     gc_printf(b, "};\n");
-    gc_printf(b, "static const desert_cfield cs_c_%s[] = {\n", n->name);
-    for (size_t i = 0; i < nf; i++) {
-      gc_printf(b, "    ");
-      cfield(c, b, n->name, n->members[i], t->u.record.fields[i].type, n, n->flags[i]);
-      gc_printf(b, ",\n");
+    if (cfields) {
+      gc_printf(b, "static const desert_cfield cs_c_%s[] = {\n", n->name);
+      for (size_t i = 0; i < nf; i++) {
+        gc_printf(b, "    ");
+        cfield(c, b, n->name, n->members[i], t->u.record.fields[i].type, n, n->flags[i]);
+        gc_printf(b, ",\n");
+      }
+      gc_printf(b, "};\n");
     }
-    gc_printf(b, "};\n");
   }
   if (ns) {
     gc_printf(b, "static const desert_evolution_step cs_s_%s[] = {\n", n->name);
@@ -529,26 +537,31 @@ static void emit_record(cs *c, gc_buf *b, const gc_node *n) {
   /* plan NULL until gc_prepare_plans (see the top of this file). */
   gc_printf(b, ", %s%s, %zu, %s%s, %zu}, %s%s, sizeof(%s), %s%s, NULL};\n", nf ? "cs_f_" : "NULL",
             nf ? n->name : "", nf, ns ? "cs_s_" : "NULL", ns ? n->name : "", ns,
-            nf ? "cs_c_" : "NULL", nf ? n->name : "", n->name, defaults ? "cs_d_" : "NULL",
+            nf && cfields ? "cs_c_" : "NULL", nf && cfields ? n->name : "", n->name,
+            defaults ? "cs_d_" : "NULL",
             defaults ? n->name : "");
 }
 
-static void emit_tuple(cs *c, gc_buf *b, const gc_node *n) {
+static void emit_tuple(cs *c, gc_buf *b, const gc_node *n, bool cfields) {
   const desert_type *t = n->t;
   bool entry = n->kind == GC_ENTRY;
   size_t count = entry ? 2 : t->u.tuple.count;
-  gc_printf(b, "static const desert_cfield cs_c_%s[] = {\n", n->name);
-  for (size_t i = 0; i < count; i++) {
-    const desert_type *et = entry ? (i ? t->u.coll.value : t->u.coll.element) : t->u.tuple.elements[i];
-    gc_printf(b, "    ");
-    cfield(c, b, n->name, entry ? (i ? "value" : "key") : n->members[i], et, n, NULL);
-    gc_printf(b, ",\n");
+  if (cfields) {
+    gc_printf(b, "static const desert_cfield cs_c_%s[] = {\n", n->name);
+    for (size_t i = 0; i < count; i++) {
+      const desert_type *et =
+          entry ? (i ? t->u.coll.value : t->u.coll.element) : t->u.tuple.elements[i];
+      gc_printf(b, "    ");
+      cfield(c, b, n->name, entry ? (i ? "value" : "key") : n->members[i], et, n, NULL);
+      gc_printf(b, ",\n");
+    }
+    gc_printf(b, "};\n");
   }
-  gc_printf(b, "};\nstatic void *cs_pm_%s[DESERT_RECORD_PLAN_BYTES(%zu, 0) / sizeof(void *)];\n",
+  gc_printf(b, "static void *cs_pm_%s[DESERT_RECORD_PLAN_BYTES(%zu, 0) / sizeof(void *)];\n",
             n->name, count);
   gc_printf(b, "static desert_cstruct cs_%s = {{\"Tuple\", desert_ctuple_fields, %zu, "
-               "NULL, 0}, cs_c_%s, sizeof(%s), NULL, NULL};\n",
-            n->name, count, n->name, n->name);
+               "NULL, 0}, %s%s, sizeof(%s), NULL, NULL};\n",
+            n->name, count, cfields ? "cs_c_" : "NULL", cfields ? n->name : "", n->name);
 }
 
 static void emit_enum(cs *c, gc_buf *b, const gc_node *n) {
@@ -580,13 +593,22 @@ static void emit_enum(cs *c, gc_buf *b, const gc_node *n) {
             n->name);
 }
 
+/* Nodes with a descriptor: those the C-struct codec runs, and the records,
+ * tuples and entries only the direct functions run (their record
+ * description, plan and defaults, without field tables). */
+static bool has_desc(const gc_node *n) {
+  if (!is_desc_node(n)) return false;
+  if (!n->mark) return true;
+  return n->direct && !(n->kind == GC_STRUCT && n->t->kind == DESERT_TYPE_ENUM);
+}
+
 void gc_cstruct_emit(const gc_model *m, gc_buf *out) {
   gc_buf pre = {0}, body = {0};
   cs c = {m, &pre, 0};
   bool any = false;
   for (size_t i = 0; i < m->count; i++) {
     const gc_node *n = m->nodes[i];
-    if (!is_desc_node(n) || n->mark) continue;
+    if (!has_desc(n)) continue;
     any = true;
     /* Declarations first: descriptors refer to each other in any order. */
     gc_printf(out, "GC_UNUSED static %s cs_%s;\n",
@@ -594,18 +616,22 @@ void gc_cstruct_emit(const gc_model *m, gc_buf *out) {
                                                                       : "desert_cstruct",
               n->name);
   }
+  /* gc_plans_ok: every record plan was built; the public types' direct
+   * functions run only then (a description the plan builder refuses keeps
+   * its users on the runtime path, which reports it). */
+  gc_printf(out, "GC_UNUSED static bool gc_plans_ok = true;\n");
   if (!any) {
     gc_printf(out, "static void gc_prepare_plans(void) {}\n");
     return;
   }
   for (size_t i = 0; i < m->count; i++) {
     const gc_node *n = m->nodes[i];
-    if (!is_desc_node(n) || n->mark) continue;
+    if (!has_desc(n)) continue;
     gc_printf(&body, "\n/* %s (%s) */\n", n->name, n->path);
     if (n->kind == GC_ENTRY || n->t->kind == DESERT_TYPE_TUPLE)
-      emit_tuple(&c, &body, n);
+      emit_tuple(&c, &body, n, !n->mark);
     else if (n->t->kind == DESERT_TYPE_RECORD)
-      emit_record(&c, &body, n);
+      emit_record(&c, &body, n, !n->mark);
     else
       emit_enum(&c, &body, n);
     gc_put(out, pre.data ? pre.data : "", pre.len);
@@ -623,11 +649,11 @@ void gc_cstruct_emit(const gc_model *m, gc_buf *out) {
                  "static void gc_prepare_plans(void) {\n  const desert_record_plan *p = NULL;\n  (void)p;\n");
   for (size_t i = 0; i < m->count; i++) {
     const gc_node *n = m->nodes[i];
-    if (!is_desc_node(n) || n->mark || (n->kind == GC_STRUCT && n->t->kind == DESERT_TYPE_ENUM))
+    if (!has_desc(n) || (n->kind == GC_STRUCT && n->t->kind == DESERT_TYPE_ENUM))
       continue;
     gc_printf(out,
               "  if (desert_record_plan_init(&cs_%s.record, cs_pm_%s, sizeof cs_pm_%s, &p) == "
-              "DESERT_OK)\n    cs_%s.plan = p;\n",
+              "DESERT_OK)\n    cs_%s.plan = p;\n  else\n    gc_plans_ok = false;\n",
               n->name, n->name, n->name, n->name);
   }
   gc_printf(out, "}\n");

@@ -1,36 +1,45 @@
-/* tools/gen_c/gen_c_direct.c — the fastest path of generated code: straight
- * C functions per record, tuple, map entry and enum that the C-struct codec
- * can run (gen_c_cstruct.c decides which), calling libdesert's reader,
- * writer and record API directly with the prepared plan of each record
- * instead of interpreting the descriptor tables field by field (measured
- * on the golden dataset: bench rows c16_golden_*_gen against the
- * descriptor rows c16_golden_*_cstruct and the hand-written codec).
+/* tools/gen_c/gen_c_direct.c — the fast path of generated code: straight C
+ * functions per record, tuple, map entry and enum (gw_<T> writes, gr_<T>
+ * reads), and per public type whose value they can carry (gpw_<i> /
+ * gpr_<i>), calling libdesert's reader, writer, record and enum API
+ * directly: records through their prepared plans, enums through constructor
+ * ids fixed at generation time (desert_enum_write_id /
+ * desert_enum_read_begin_id: no id is derived per value), every payload
+ * form inline (record cases, transparent cases of any type, unit cases,
+ * cases without fields), recursion through pointers, lists, options and
+ * alternatives. Nothing is allocated per call beyond the decoded data
+ * itself, which goes where the reader puts arena data.
  *
- * gw_<T> writes and gr_<T> reads what desert_cstruct_encode /
- * desert_cstruct_decode (src/types/types_struct.c) do for the descriptor
- * cs_<T>: the same value calls in the same order, through the public record
- * API also where that codec takes its internal shortcut for version-0 data
- * (which the library keeps equivalent), so the same bytes, statuses and
- * error offsets; test/gen_c's public-case, differential and mutated-input
- * tests and fuzz_gen_c compare them with the runtime path. A node whose fields hold a value type
- * with no public per-value call (dates, big numbers, compressed blocks...)
- * or composites nested deeper than the codec's value depth gets no direct
- * functions: its callers run desert_cstruct_* on its descriptor instead.
+ * Equivalence with the runtime path. The public functions take this path
+ * only where it gives what desert_type_encode / desert_type_decode (no
+ * limits) give: the same bytes, statuses and error offsets, the same value.
+ * The calls are the ones the runtime codec makes, in the same order; the
+ * runtime's nesting bound (desert_codec_limits.max_depth, default 256
+ * composite values, map entries not counted) is kept by a depth argument
+ * checked before each composite is entered, where the runtime checks it.
+ * test/gen_c's public-case, differential and mutated-input tests and
+ * fuzz_gen_c compare the two paths. A type holding a value with no
+ * public per-value call (dates, big numbers, compressed blocks, char16),
+ * a collection with a size constraint, a field default that is not a
+ * constant, or composites nested deeper than GC_VALUE_DEPTH without a
+ * record, tuple or enum between them gets no direct functions: its users
+ * run the C-struct codec (gen_c_cstruct.c) or the value tree instead.
  * SPDX-License-Identifier: MIT */
+#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "gen_c_emit.h"
 
-/* The codec's bound on composites nested without a record in between
- * (DESERT_CSTRUCT_VALUE_DEPTH, src/types/types_struct_internal.h): deeper
- * values fail there with DESERT_E_DEPTH, so they stay on that path. */
+/* Holders (lists, options, alternatives) nested without a record, tuple or
+ * enum between them are emitted inline; beyond this depth a type keeps the
+ * other paths, which bounds the emitted code of a holder that reaches
+ * itself. */
 #define GC_VALUE_DEPTH 32u
 
 /* The <name> of desert_read_<name> / desert_write_<name> for the built-in
- * kinds read and written by one public call each; NULL for the others
- * (they stay on the descriptor path). */
+ * kinds read and written by one public call each; NULL for the others. */
 static const char *simple_name(desert_type_kind k) {
   switch (k) {
   case DESERT_TYPE_BOOL: return "bool";
@@ -42,7 +51,7 @@ static const char *simple_name(desert_type_kind k) {
   case DESERT_TYPE_U16: return "u16";
   case DESERT_TYPE_U32: return "u32";
   case DESERT_TYPE_U64: return "u64";
-  case DESERT_TYPE_F32: return "f32_bits"; /* the bits, as the codec copies them */
+  case DESERT_TYPE_F32: return "f32_bits"; /* the bits, as the runtime copies them */
   case DESERT_TYPE_F64: return "f64_bits";
   case DESERT_TYPE_UNIT: return ""; /* nothing on the wire */
   case DESERT_TYPE_CHAR: return "char";
@@ -56,8 +65,23 @@ static const char *simple_name(desert_type_kind k) {
   }
 }
 
-/* Bytes per element of a list read and written in bulk (the codec's
- * bulk_width for the generated element types); 0 for other elements. */
+/* Kinds with desert_read_<name>_inline and desert_write_<name>_inline
+ * (reader_inline.h, writer_inline.h: the exported call's behaviour, inline
+ * while the value fits; strings: the reader's only). */
+static bool has_inline(desert_type_kind k) {
+  switch (k) {
+  case DESERT_TYPE_BOOL: case DESERT_TYPE_I8: case DESERT_TYPE_I16: case DESERT_TYPE_I32:
+  case DESERT_TYPE_I64: case DESERT_TYPE_U8: case DESERT_TYPE_U16: case DESERT_TYPE_U32:
+  case DESERT_TYPE_U64: case DESERT_TYPE_VAR_U32: case DESERT_TYPE_VAR_I32:
+  case DESERT_TYPE_STRING:
+    return true;
+  default:
+    return false;
+  }
+}
+
+/* Bytes per element of a list read and written in bulk (the runtime's
+ * fixed-width runs); 0 for other elements. */
 static unsigned bulk_width(desert_type_kind k) {
   switch (k) {
   case DESERT_TYPE_I16: case DESERT_TYPE_U16: return 2;
@@ -67,61 +91,169 @@ static unsigned bulk_width(desert_type_kind k) {
   }
 }
 
-static bool is_desc_node(const gc_node *n) {
-  return !n->mark && (n->kind == GC_ENTRY ||
-                      (n->kind == GC_STRUCT && (n->t->kind == DESERT_TYPE_RECORD ||
-                                                n->t->kind == DESERT_TYPE_TUPLE ||
-                                                n->t->kind == DESERT_TYPE_ENUM)));
+/* The values.h call pair of a built-in kind that is one C value written
+ * and read whole (the calls the runtime codec and the C-struct codec make):
+ * desert_write_<name>(w, V) and desert_read_<name>(r, &V), V passed by
+ * address to the writer when `by_ref`. NULL name: not such a kind. */
+typedef struct value_call {
+  const char *name;
+  bool by_ref;
+} value_call;
+
+static value_call value_call_of(desert_type_kind k) {
+  switch (k) {
+  case DESERT_TYPE_DURATION: return (value_call){"duration", false};
+  case DESERT_TYPE_INSTANT: return (value_call){"instant", false};
+  case DESERT_TYPE_DAY_OF_WEEK: return (value_call){"day_of_week", false};
+  case DESERT_TYPE_MONTH: return (value_call){"month", false};
+  case DESERT_TYPE_YEAR: return (value_call){"year", false};
+  case DESERT_TYPE_ZONE_OFFSET: return (value_call){"zone_offset", false};
+  case DESERT_TYPE_MONTH_DAY: return (value_call){"month_day", false};
+  case DESERT_TYPE_YEAR_MONTH: return (value_call){"year_month", false};
+  case DESERT_TYPE_PERIOD: return (value_call){"period", false};
+  case DESERT_TYPE_ZONE_ID: return (value_call){"zone_id", true};
+  case DESERT_TYPE_LOCAL_DATE: return (value_call){"local_date", false};
+  case DESERT_TYPE_LOCAL_TIME: return (value_call){"local_time", false};
+  case DESERT_TYPE_LOCAL_DATE_TIME: return (value_call){"local_date_time", false};
+  case DESERT_TYPE_OFFSET_TIME: return (value_call){"offset_time", false};
+  case DESERT_TYPE_OFFSET_DATE_TIME: return (value_call){"offset_date_time", false};
+  case DESERT_TYPE_RUST_DATETIME_FIXED_OFFSET:
+    return (value_call){"rust_datetime_fixed_offset", false};
+  case DESERT_TYPE_ZONED_DATE_TIME: return (value_call){"zoned_date_time", true};
+  default: return (value_call){NULL, false};
+  }
+}
+
+/* Built-in kinds the direct code reads and writes: every kind with a C
+ * type in generated code. */
+static bool builtin_direct(const desert_type *c) {
+  if (simple_name(c->kind) || value_call_of(c->kind).name) return true;
+  switch (c->kind) {
+  case DESERT_TYPE_CHAR16:
+  case DESERT_TYPE_BIGINT:
+  case DESERT_TYPE_BIGDECIMAL:
+  case DESERT_TYPE_BIGDECIMAL_BINARY:
+  case DESERT_TYPE_COMPRESSED:
+  case DESERT_TYPE_RUST_DATETIME_TZ:
+    return true;
+  default:
+    return false;
+  }
+}
+
+static bool is_enum(const gc_node *n) {
+  return n->kind == GC_STRUCT && n->t->kind == DESERT_TYPE_ENUM;
+}
+
+/* Records, tuples, map entries and enums: the nodes with functions. */
+static bool is_fn_node(const gc_node *n) {
+  return n->kind == GC_ENTRY ||
+         (n->kind == GC_STRUCT &&
+          (n->t->kind == DESERT_TYPE_RECORD || n->t->kind == DESERT_TYPE_TUPLE || is_enum(n)));
 }
 
 /* ---- which nodes get direct functions ------------------------------------------------ */
 
-/* A value inside a node that is direct (records and enums it holds are
- * called, through their direct functions or their descriptors). */
+/* A value of type t inside a function of node owner (NULL: a list element
+ * or a public type's top level) that the direct code can carry, given the
+ * current verdicts of the function nodes. */
 static bool value_direct(const gc_model *m, const gc_node *owner, const desert_type *t,
-                         unsigned vd) {
+                         unsigned vd, const char **why) {
   t = gc_skip_transparent(t);
-  if (gc_builtin_ctype(t->kind)) return simple_name(t->kind) != NULL;
+  const desert_type *c = desert_type_resolve(t);
+  if (!c) return (*why = "an unresolved type"), false;
+  if (gc_builtin_ctype(c->kind))
+    return builtin_direct(c) || ((*why = "a built-in type without a direct call"), false);
   gc_node *s = gc_model_struct_of(m, t);
-  if (owner && gc_model_is_pointer(m, owner, t)) return true;
+  if (!s) return (*why = "a type without a C struct"), false;
+  if (is_fn_node(s)) {
+    if (!s->direct) *why = s->why;
+    return s->direct;
+  }
+  if (owner && gc_model_is_pointer(m, owner, t))
+    return (*why = "a recursive reference to a list, option or alternative"), false;
+  if (vd >= GC_VALUE_DEPTH)
+    return (*why = "lists, options or alternatives nested too deep without a record"), false;
   const desert_type *st = s->t;
   switch (st->kind) {
-  case DESERT_TYPE_RECORD:
-  case DESERT_TYPE_TUPLE:
-    return true;
-  default:
-    break;
-  }
-  if (vd >= GC_VALUE_DEPTH) return false;
-  switch (st->kind) {
-  case DESERT_TYPE_ENUM:
   case DESERT_TYPE_MAP:
-    return true;
+    if (!s->entry->direct) *why = s->entry->why;
+    return s->entry->direct;
   case DESERT_TYPE_LIST:
   case DESERT_TYPE_SET:
-    return value_direct(m, NULL, st->u.coll.element, vd + 1);
+    return value_direct(m, NULL, st->u.coll.element, vd + 1, why);
   case DESERT_TYPE_OPTION:
-    return value_direct(m, s, st->u.inner, vd + 1);
-  default: /* EITHER, TRY */
-    return value_direct(m, s, st->u.alt.left, vd + 1) &&
-           value_direct(m, s, st->u.alt.right, vd + 1);
+    return value_direct(m, s, st->u.inner, vd + 1, why);
+  case DESERT_TYPE_EITHER:
+  case DESERT_TYPE_TRY:
+    return value_direct(m, s, st->u.alt.left, vd + 1, why) &&
+           value_direct(m, s, st->u.alt.right, vd + 1, why);
+  default:
+    return (*why = "an unknown composite"), false;
   }
 }
 
-static bool node_direct(const gc_model *m, const gc_node *n) {
-  if (!is_desc_node(n)) return false;
+static bool node_direct(const gc_model *m, const gc_node *n, const char **why) {
   const desert_type *t = n->t;
   if (n->kind == GC_ENTRY)
-    return value_direct(m, n, t->u.coll.element, 0) && value_direct(m, n, t->u.coll.value, 0);
-  if (t->kind == DESERT_TYPE_ENUM) return true;
-  size_t count = t->kind == DESERT_TYPE_TUPLE ? t->u.tuple.count : t->u.record.field_count;
-  for (size_t i = 0; i < count; i++)
-    if (!value_direct(m, n,
-                      t->kind == DESERT_TYPE_TUPLE ? t->u.tuple.elements[i]
-                                                   : t->u.record.fields[i].type,
-                      0))
-      return false;
-  return true;
+    return value_direct(m, n, t->u.coll.element, 0, why) &&
+           value_direct(m, n, t->u.coll.value, 0, why);
+  switch (t->kind) {
+  case DESERT_TYPE_ENUM:
+    for (size_t i = 0; i < t->u.enumeration.count; i++) {
+      const desert_type_ctor *c = &t->u.enumeration.ctors[i];
+      if (gc_enum_case_has_member(c) && !value_direct(m, n, c->payload, 0, why)) return false;
+    }
+    return true;
+  case DESERT_TYPE_TUPLE:
+    if (t->u.tuple.count > 22) /* desert_ctuple_fields names 22 */
+      return (*why = "a tuple of more than 22 elements"), false;
+    for (size_t i = 0; i < t->u.tuple.count; i++)
+      if (!value_direct(m, n, t->u.tuple.elements[i], 0, why)) return false;
+    return true;
+  default: /* RECORD */
+    for (size_t i = 0; i < t->u.record.field_count; i++) {
+      const desert_type_field *f = &t->u.record.fields[i];
+      if (!gc_cstruct_defaults_ok(t, f))
+        return (*why = "a field default that is not a constant of a built-in type"), false;
+      if (!(f->flags & DESERT_FIELD_TRANSIENT) && !value_direct(m, n, f->type, 0, why))
+        return false;
+    }
+    return true;
+  }
+}
+
+void gc_direct_analyse(const gc_model *m) {
+  /* Greatest fixpoint: assume every function node direct (recursion), then
+   * drop the ones holding something that is not, until nothing changes. */
+  for (size_t i = 0; i < m->count; i++) {
+    m->nodes[i]->direct = is_fn_node(m->nodes[i]);
+    m->nodes[i]->why = m->nodes[i]->direct ? NULL : "not a record, tuple, map entry or enum";
+  }
+  for (bool changed = true; changed;) {
+    changed = false;
+    for (size_t i = 0; i < m->count; i++) {
+      gc_node *n = m->nodes[i];
+      const char *why = NULL;
+      if (n->direct && !node_direct(m, n, &why)) {
+        n->direct = false;
+        n->why = why ? why : "it holds a type without direct functions";
+        changed = true;
+      }
+    }
+  }
+}
+
+/* The type a public node stands for (an alias: the type it names). */
+static const desert_type *public_type(const gc_node *n) { return n->t; }
+
+bool gc_direct_public(const gc_model *m, const gc_node *n) { return !gc_direct_why(m, n); }
+
+const char *gc_direct_why(const gc_model *m, const gc_node *n) {
+  if (is_fn_node(n)) return n->direct ? NULL : n->why;
+  const char *why = "unknown";
+  /* an alias, a list, an option... */
+  return value_direct(m, NULL, public_type(n), 0, &why) ? NULL : why;
 }
 
 /* ---- emission ---------------------------------------------------------------------- */
@@ -129,237 +261,388 @@ static bool node_direct(const gc_model *m, const gc_node *n) {
 typedef struct dx {
   const gc_model *m;
   gc_buf *b;
-  unsigned tmp; /* numbers the locals of nested loops */
+  unsigned tmp; /* numbers the locals of nested blocks */
 } dx;
+
+/* A malloc'ed formatted string; on failure marks the output failed and
+ * returns a static empty string (never freed: see xfree). */
+static char xs_empty[1];
+#if defined(__GNUC__)
+__attribute__((format(printf, 2, 3)))
+#endif
+static char *xs(dx *x, const char *fmt, ...) {
+  va_list ap;
+  va_start(ap, fmt);
+  int n = vsnprintf(NULL, 0, fmt, ap);
+  va_end(ap);
+  char *s = n >= 0 ? malloc((size_t)n + 1) : NULL;
+  if (!s) {
+    x->b->failed = true;
+    return xs_empty;
+  }
+  va_start(ap, fmt);
+  vsnprintf(s, (size_t)n + 1, fmt, ap);
+  va_end(ap);
+  return s;
+}
+static void xfree(char *s) {
+  if (s != xs_empty) free(s);
+}
 
 static void ind(dx *x, unsigned depth) {
   for (unsigned i = 0; i < depth; i++) gc_printf(x->b, "  ");
 }
 
-/* The reader (dec) or writer call of a simple kind on the lvalue e. */
-static void simple(dx *x, desert_type_kind k, const char *e, bool dec, unsigned d) {
-  const char *fn = simple_name(k);
-  if (!*fn) return; /* unit */
+/* One line at indentation d (the text ends without a newline). */
+#if defined(__GNUC__)
+__attribute__((format(printf, 3, 4)))
+#endif
+static void line(dx *x, unsigned d, const char *fmt, ...) {
   ind(x, d);
+  va_list ap;
+  va_start(ap, fmt);
+  char *s = NULL;
+  int n = vsnprintf(NULL, 0, fmt, ap);
+  va_end(ap);
+  if (n >= 0 && (s = malloc((size_t)n + 1)) != NULL) {
+    va_start(ap, fmt);
+    vsnprintf(s, (size_t)n + 1, fmt, ap);
+    va_end(ap);
+    gc_put(x->b, s, (size_t)n);
+    gc_put(x->b, "\n", 1);
+    free(s);
+  } else {
+    x->b->failed = true;
+  }
+}
+
+/* The runtime's nesting check before a composite is entered at depth
+ * `dp + lvl` (dp: the function's depth argument). */
+static void depth_check(dx *x, unsigned lvl, bool dec, unsigned d) {
+  line(x, d, "if (dp + %uu >= GC_MAX_DEPTH) {", lvl);
+  line(x, d + 1, dec ? "gc_rdeep(r);" : "gc_wdeep(w);");
+  line(x, d + 1, "goto end;");
+  line(x, d, "}");
+}
+
+/* A built-in value other than the one-call kinds: as the runtime codec
+ * reads and writes it (its checks, statuses and offsets). */
+static void special(dx *x, const desert_type *c, const char *e, bool dec, unsigned d) {
+  switch (c->kind) {
+  case DESERT_TYPE_CHAR16:
+    /* a code point in the C type, one UTF-16 unit on the wire */
+    if (dec) {
+      line(x, d, "{");
+      line(x, d + 1, "size_t at = desert_reader_offset(r);");
+      line(x, d + 1, "uint16_t u;");
+      line(x, d + 1, "if (desert_read_char16(r, &u)) goto end;");
+      line(x, d + 1, "if (u >= 0xD800u && u <= 0xDFFFu) {");
+      line(x, d + 2, "desert_reader_fail(r, DESERT_E_INVALID_CHAR, at);");
+      line(x, d + 2, "goto end;");
+      line(x, d + 1, "}");
+      line(x, d + 1, "%s = u;", e);
+      line(x, d, "}");
+    } else {
+      line(x, d, "if ((%s >= 0xD800u && %s <= 0xDFFFu) || %s > 0x10FFFFu) {", e, e, e);
+      line(x, d + 1, "gc_wfail(w);");
+      line(x, d + 1, "goto end;");
+      line(x, d, "}");
+      line(x, d, "if (%s > 0xFFFFu) {", e);
+      line(x, d + 1, "desert_writer_fail(w, DESERT_E_UNSUPPORTED_CHAR);");
+      line(x, d + 1, "goto end;");
+      line(x, d, "}");
+      line(x, d, "if (desert_write_char16(w, (uint16_t)%s)) goto end;", e);
+    }
+    return;
+  case DESERT_TYPE_BIGINT:
+    /* a length-0 view is BigInt 0, written as its one-byte block */
+    if (dec)
+      line(x, d, "if (desert_read_bigint(r, &%s)) goto end;", e);
+    else
+      line(x, d, "if (%s.len ? desert_write_bigint(w, %s.ptr, %s.len) : desert_write_bigint(w, "
+                 "&gc_bigint_zero, 1)) goto end;", e, e, e);
+    return;
+  case DESERT_TYPE_BIGDECIMAL:
+    if (dec)
+      line(x, d, "if (desert_read_bigdecimal(r, &%s)) goto end;", e);
+    else
+      line(x, d, "if (desert_write_bigdecimal(w, %s.ptr, %s.len)) goto end;", e, e);
+    return;
+  case DESERT_TYPE_BIGDECIMAL_BINARY:
+    if (dec)
+      line(x, d, "if (desert_read_bigdecimal_binary(r, &%s.scale, &%s.unscaled)) goto end;", e, e);
+    else
+      line(x, d, "if (%s.unscaled.len ? desert_write_bigdecimal_binary(w, %s.scale, "
+                 "%s.unscaled.ptr, %s.unscaled.len) : desert_write_bigdecimal_binary(w, %s.scale, "
+                 "&gc_bigint_zero, 1)) goto end;", e, e, e, e, e);
+    return;
+  case DESERT_TYPE_COMPRESSED: {
+    /* the type's flavour, else the context's; the type's level (-1: default) */
+    int fl = c->u.compressed.flavour;
+    char *flavour = fl < 0 ? xs(x, "desert_%s_options(%s)->compression", dec ? "reader" : "writer",
+                                dec ? "r" : "w")
+                           : xs(x, "(desert_compression)%d", fl);
+    if (dec)
+      line(x, d, "if (desert_read_compressed(r, %s, &%s)) goto end;", flavour, e);
+    else
+      line(x, d, "if (desert_write_compressed(w, %s, %d, %s.ptr, %s.len)) goto end;", flavour,
+           c->u.compressed.level, e, e);
+    xfree(flavour);
+    return;
+  }
+  case DESERT_TYPE_RUST_DATETIME_TZ:
+    if (dec)
+      line(x, d, "if (desert_read_rust_datetime_tz(r, &%s.utc, &%s.zone)) goto end;", e, e);
+    else
+      line(x, d, "if (desert_write_rust_datetime_tz(w, %s.utc, %s.zone)) goto end;", e, e);
+    return;
+  default: {
+    value_call vc = value_call_of(c->kind);
+    if (dec)
+      line(x, d, "if (desert_read_%s(r, &%s)) goto end;", vc.name, e);
+    else
+      line(x, d, "if (desert_write_%s(w, %s%s)) goto end;", vc.name, vc.by_ref ? "&" : "", e);
+    return;
+  }
+  }
+}
+
+/* A byte block's size constraints, checked where the runtime checks them:
+ * encode before the write (DESERT_E_ARGUMENT), decode after the read
+ * (DESERT_E_INVALID_VALUE at the block's offset, kept in `at`). */
+static void bytes_constraint(dx *x, const desert_type *c, const char *e, bool dec, unsigned d) {
+  char *bad = c->u.bytes.has_length ? xs(x, "%s.len != %luu", e, (unsigned long)c->u.bytes.length)
+                                    : xs(x, "%s.len == 0", e);
+  line(x, d, "if (%s) {", bad);
+  if (dec)
+    line(x, d + 1, "desert_reader_fail(r, DESERT_E_INVALID_VALUE, at);");
+  else
+    line(x, d + 1, "gc_wfail(w);");
+  line(x, d + 1, "goto end;");
+  line(x, d, "}");
+  xfree(bad);
+}
+
+/* The reader (dec) or writer call of a built-in type c on the lvalue e. */
+static void simple(dx *x, const desert_type *c, const char *e, bool dec, unsigned d) {
+  desert_type_kind k = c->kind;
+  const char *fn = simple_name(k);
+  if (!fn) {
+    special(x, c, e, dec, d);
+    return;
+  }
+  if (!*fn) return; /* unit */
+  if (k == DESERT_TYPE_BYTES && (c->u.bytes.non_empty || c->u.bytes.has_length)) {
+    if (dec) {
+      line(x, d, "{");
+      line(x, d + 1, "size_t at = desert_reader_offset(r);");
+      line(x, d + 1, "if (desert_read_bytes(r, &%s)) goto end;", e);
+      bytes_constraint(x, c, e, true, d + 1);
+      line(x, d, "}");
+    } else {
+      bytes_constraint(x, c, e, false, d);
+      line(x, d, "if (desert_write_bytes(w, %s.ptr, %s.len)) goto end;", e, e);
+    }
+    return;
+  }
   switch (k) {
   case DESERT_TYPE_F32:
   case DESERT_TYPE_F64: {
     const char *bt = k == DESERT_TYPE_F32 ? "uint32_t" : "uint64_t";
-    if (dec)
-      gc_printf(x->b, "{\n  %*s%s bits;\n  %*sif (desert_read_%s(r, &bits)) goto end;\n"
-                      "  %*smemcpy(&%s, &bits, sizeof bits);\n%*s}\n",
-                (int)d * 2, "", bt, (int)d * 2, "", fn, (int)d * 2, "", e, (int)d * 2, "");
-    else
-      gc_printf(x->b, "{\n  %*s%s bits;\n  %*smemcpy(&bits, &%s, sizeof bits);\n"
-                      "  %*sif (desert_write_%s(w, bits)) goto end;\n%*s}\n",
-                (int)d * 2, "", bt, (int)d * 2, "", e, (int)d * 2, "", fn, (int)d * 2, "");
+    line(x, d, "{");
+    line(x, d + 1, "%s bits;", bt);
+    /* the bits, through the inline u32/u64 calls (same bytes and errors) */
+    const char *un = k == DESERT_TYPE_F32 ? "u32" : "u64";
+    if (dec) {
+      line(x, d + 1, "if (desert_read_%s_inline(r, &bits)) goto end;", un);
+      line(x, d + 1, "memcpy(&%s, &bits, sizeof bits);", e);
+    } else {
+      line(x, d + 1, "memcpy(&bits, &%s, sizeof bits);", e);
+      line(x, d + 1, "if (desert_write_%s_inline(w, bits)) goto end;", un);
+    }
+    line(x, d, "}");
     return;
   }
   case DESERT_TYPE_UUID:
-    gc_printf(x->b, "if (desert_%s_uuid(%s, %s.bytes)) goto end;\n", dec ? "read" : "write",
-              dec ? "r" : "w", e);
+    line(x, d, "if (desert_%s_uuid(%s, %s.bytes)) goto end;", dec ? "read" : "write",
+         dec ? "r" : "w", e);
     return;
   case DESERT_TYPE_STRING:
+    if (!dec) {
+      line(x, d, "if (desert_write_string_inline(w, %s.ptr, %s.len)) goto end;", e, e);
+      return;
+    }
+    break;
   case DESERT_TYPE_DEDUP_STRING:
   case DESERT_TYPE_BYTES:
     if (!dec) {
-      gc_printf(x->b, "if (desert_write_%s(w, %s.ptr, %s.len)) goto end;\n", fn, e, e);
+      line(x, d, "if (desert_write_%s(w, %s.ptr, %s.len)) goto end;", fn, e, e);
       return;
     }
     break;
   default:
     break;
   }
+  /* the reader.h/writer.h inline forms where they exist: same behaviour,
+   * no call while the value fits */
+  const char *inl = has_inline(k) ? "_inline" : "";
   if (dec)
-    gc_printf(x->b, "if (desert_read_%s(r, &%s)) goto end;\n", fn, e);
+    line(x, d, "if (desert_read_%s%s(r, &%s)) goto end;", fn, inl, e);
   else
-    gc_printf(x->b, "if (desert_write_%s(w, %s)) goto end;\n", fn, e);
+    line(x, d, "if (desert_write_%s%s(w, %s)) goto end;", fn, inl, e);
 }
 
-/* A record, tuple or entry of node s at the address expression a. */
-static void call_struct(dx *x, const gc_node *s, const char *a, bool dec, unsigned d) {
-  ind(x, d);
-  if (s->direct)
-    gc_printf(x->b, "if (g%s_%s(%s, %s)) goto end;\n", dec ? "r" : "w", s->name, dec ? "r" : "w",
-              a);
-  else
-    gc_printf(x->b, "if (desert_cstruct_%s(%s, &cs_%s, %s)) goto end;\n",
-              dec ? "decode" : "encode", dec ? "r" : "w", s->name, a);
+/* A call of node s's function on the address expression a, the callee
+ * entered at depth dp + lvl + 1 (a map entry: not counted, dp + lvl). */
+static void call_fn(dx *x, const gc_node *s, const char *a, bool dec, unsigned lvl, unsigned d) {
+  unsigned inner = s->kind == GC_ENTRY ? lvl : lvl + 1;
+  line(x, d, "if (g%s_%s(%s, %s, dp + %uu)) goto end;", dec ? "r" : "w", s->name, dec ? "r" : "w",
+       a, inner);
 }
 
 static void value(dx *x, const gc_node *owner, const desert_type *t, const char *e, bool dec,
-                  unsigned d);
+                  unsigned lvl, unsigned d);
 
-/* One element el of list/set/map node s (element type et): a map entry is
- * a struct called by address, anything else a value. */
-static void element(dx *x, const gc_node *s, const desert_type *et, const char *el, bool dec,
-                    unsigned d) {
-  if (s->t->kind == DESERT_TYPE_MAP) {
-    char a[720];
-    snprintf(a, sizeof a, "&%s", el);
-    call_struct(x, s->entry, a, dec, d);
-  } else {
-    value(x, NULL, et, el, dec, d);
-  }
-}
-
-/* The elements of a list, set or map at the lvalue e (items, count), as
- * the codec's enc_list / dec_list: known-size or unknown-size form, runs
- * of fixed-width numbers in bulk, other elements grown by doubling in the
+/* The elements of a list, set or map at the lvalue e (items, count), as the
+ * runtime codec's collection code: known-size or unknown-size form, runs of
+ * fixed-width numbers in bulk, other elements grown by doubling in the
  * reader's arena as they arrive (a count is never trusted for an
- * allocation). */
-static void list(dx *x, const gc_node *s, const char *e, bool dec, unsigned d) {
+ * allocation). The collection was entered at depth dp + lvl + 1. */
+static void list(dx *x, const gc_node *s, const char *e, bool dec, unsigned lvl, unsigned d) {
   const desert_type *st = s->t;
   bool map = st->kind == DESERT_TYPE_MAP;
   const desert_type *et = map ? NULL : gc_skip_transparent(st->u.coll.element);
   const char *ct = map ? s->entry->name : gc_model_ctype(x->m, et);
-  unsigned bw = !map && gc_builtin_ctype(et->kind) ? bulk_width(et->kind) : 0;
+  const desert_type *ec = map ? NULL : desert_type_resolve(et);
+  unsigned bw = !map && gc_builtin_ctype(ec->kind) ? bulk_width(ec->kind) : 0;
   unsigned k = x->tmp++;
-  char el[700];
-  gc_buf *b = x->b;
+  /* the size constraints (non_empty; length: lists only), as the runtime
+   * checks them: before writing, after reading */
+  char *bad = NULL;
+  if (st->kind == DESERT_TYPE_LIST && st->u.coll.has_length)
+    bad = xs(x, "%s.count != %luu", e, (unsigned long)st->u.coll.length);
+  else if (st->u.coll.non_empty)
+    bad = xs(x, "%s.count == 0", e);
   if (!dec) {
     bool stream = st->u.coll.unknown_form;
-    snprintf(el, sizeof el, "%s.items[i%u]", e, k);
-    ind(x, d);
-    gc_printf(b, "if (%s.count && !%s.items) {\n", e, e);
-    ind(x, d + 1);
-    gc_printf(b, "gc_wfail(w);\n");
-    ind(x, d + 1);
-    gc_printf(b, "goto end;\n");
-    ind(x, d);
-    gc_printf(b, "}\n");
-    ind(x, d);
+    line(x, d, "if (%s.count && !%s.items) {", e, e);
+    line(x, d + 1, "gc_wfail(w);");
+    line(x, d + 1, "goto end;");
+    line(x, d, "}");
+    if (bad) {
+      line(x, d, "if (%s) {", bad);
+      line(x, d + 1, "gc_wfail(w);");
+      line(x, d + 1, "goto end;");
+      line(x, d, "}");
+    }
+    xfree(bad);
     if (stream)
-      gc_printf(b, "if (desert_write_stream_begin(w)) goto end;\n");
+      line(x, d, "if (desert_write_stream_begin(w)) goto end;");
     else
-      gc_printf(b, "if (desert_write_count(w, %s.count)) goto end;\n", e);
+      line(x, d, "if (desert_write_count_inline(w, %s.count)) goto end;", e);
     if (bw && !stream) {
-      ind(x, d);
-      gc_printf(b,
-                "if (desert_write_u%u_array(w, (const uint%u_t *)(const void *)%s.items, "
-                "%s.count))\n",
-                bw * 8, bw * 8, e, e);
-      ind(x, d + 1);
-      gc_printf(b, "goto end;\n");
+      line(x, d,
+           "if (desert_write_u%u_array(w, (const uint%u_t *)(const void *)%s.items, %s.count))",
+           bw * 8, bw * 8, e, e);
+      line(x, d + 1, "goto end;");
       return;
     }
-    ind(x, d);
-    gc_printf(b, "for (size_t i%u = 0; i%u < %s.count; i%u++) {\n", k, k, e, k);
-    if (stream) {
-      ind(x, d + 1);
-      gc_printf(b, "if (desert_write_stream_item(w)) goto end;\n");
+    line(x, d, "for (size_t i%u = 0; i%u < %s.count; i%u++) {", k, k, e, k);
+    if (stream) line(x, d + 1, "if (desert_write_stream_item(w)) goto end;");
+    char *el = xs(x, "%s.items[i%u]", e, k);
+    if (map) {
+      char *a = xs(x, "&%s", el);
+      call_fn(x, s->entry, a, false, lvl + 1, d + 1);
+      xfree(a);
+    } else {
+      value(x, NULL, et, el, false, lvl + 1, d + 1);
     }
-    element(x, s, et, el, false, d + 1);
-    ind(x, d);
-    gc_printf(b, "}\n");
-    if (stream) {
-      ind(x, d);
-      gc_printf(b, "if (desert_write_stream_end(w)) goto end;\n");
-    }
+    xfree(el);
+    line(x, d, "}");
+    if (stream) line(x, d, "if (desert_write_stream_end(w)) goto end;");
     return;
   }
-  ind(x, d);
-  gc_printf(b, "{\n");
+  line(x, d, "{");
   d++;
-  ind(x, d);
-  gc_printf(b, "desert_seq sq%u;\n", k);
-  ind(x, d);
-  gc_printf(b, "if (desert_read_seq_begin(r, &sq%u)) goto end;\n", k);
+  line(x, d, "desert_seq sq%u;", k);
+  line(x, d, "if (desert_read_seq_begin(r, &sq%u)) goto end;", k);
   if (bw) {
-    ind(x, d);
-    gc_printf(b, "if (sq%u.known) {\n", k);
-    ind(x, d + 1);
-    gc_printf(b, "if (sq%u.count) {\n", k);
-    ind(x, d + 2);
-    gc_printf(b,
-              "if (sq%u.count > SIZE_MAX / %u || !desert_reader_ensure(r, sq%u.count * %u)) {\n",
-              k, bw, k, bw);
-    ind(x, d + 3);
-    gc_printf(b,
-              "desert_reader_fail(r, DESERT_E_INPUT_ENDED,\n");
-    ind(x, d + 3);
-    gc_printf(b, "                   desert_reader_offset(r) + desert_reader_remaining(r) / %u * %u);\n",
-              bw, bw);
-    ind(x, d + 3);
-    gc_printf(b, "goto end;\n");
-    ind(x, d + 2);
-    gc_printf(b, "}\n");
-    ind(x, d + 2);
-    gc_printf(b, "%s *a%u = (%s *)desert_reader_alloc(r, sq%u.count * %u, 16);\n", ct, k, ct, k,
-              bw);
-    ind(x, d + 2);
-    gc_printf(b, "if (!a%u) goto end;\n", k);
-    ind(x, d + 2);
-    gc_printf(b, "if (desert_read_u%u_array(r, (uint%u_t *)(void *)a%u, sq%u.count)) goto end;\n",
-              bw * 8, bw * 8, k, k);
-    ind(x, d + 2);
-    gc_printf(b, "%s.items = a%u;\n", e, k);
-    ind(x, d + 2);
-    gc_printf(b, "%s.count = sq%u.count;\n", e, k);
-    ind(x, d + 1);
-    gc_printf(b, "}\n");
-    ind(x, d);
-    gc_printf(b, "} else {\n");
+    line(x, d, "if (sq%u.known) {", k);
+    line(x, d + 1, "if (sq%u.count) {", k);
+    line(x, d + 2, "if (sq%u.count > SIZE_MAX / %u || !desert_reader_ensure(r, sq%u.count * %u)) {",
+         k, bw, k, bw);
+    line(x, d + 3, "desert_reader_fail(r, DESERT_E_INPUT_ENDED,");
+    line(x, d + 3, "                   desert_reader_offset(r) + desert_reader_remaining(r) / %u * %u);",
+         bw, bw);
+    line(x, d + 3, "goto end;");
+    line(x, d + 2, "}");
+    line(x, d + 2, "%s *a%u = (%s *)desert_reader_alloc(r, sq%u.count * %u, 16);", ct, k, ct, k, bw);
+    line(x, d + 2, "if (!a%u) goto end;", k);
+    line(x, d + 2, "if (desert_read_u%u_array(r, (uint%u_t *)(void *)a%u, sq%u.count)) goto end;",
+         bw * 8, bw * 8, k, k);
+    line(x, d + 2, "%s.items = a%u;", e, k);
+    line(x, d + 2, "%s.count = sq%u.count;", e, k);
+    line(x, d + 1, "}");
+    line(x, d, "} else {");
     d++;
   }
-  ind(x, d);
-  gc_printf(b, "size_t c%u = sq%u.known ? (sq%u.count < 16 ? sq%u.count : 16) : 16, n%u = 0;\n", k,
-            k, k, k, k);
-  ind(x, d);
-  gc_printf(b, "%s *it%u = NULL;\n", ct, k);
-  ind(x, d);
-  gc_printf(b, "while (desert_read_seq_next(r, &sq%u)) {\n", k);
-  ind(x, d + 1);
-  gc_printf(b, "if (n%u == c%u || !it%u) {\n", k, k, k);
-  ind(x, d + 2);
-  gc_printf(b, "size_t nc = it%u ? c%u * 2 : (c%u ? c%u : 1);\n", k, k, k, k);
-  ind(x, d + 2);
-  gc_printf(b, "if (nc > SIZE_MAX / sizeof(%s)) {\n", ct);
-  ind(x, d + 3);
-  gc_printf(b, "desert_reader_fail(r, DESERT_E_LIMIT, desert_reader_offset(r));\n");
-  ind(x, d + 3);
-  gc_printf(b, "goto end;\n");
-  ind(x, d + 2);
-  gc_printf(b, "}\n");
-  ind(x, d + 2);
-  gc_printf(b, "%s *ni = (%s *)desert_reader_alloc(r, nc * sizeof(%s), 16);\n", ct, ct, ct);
-  ind(x, d + 2);
-  gc_printf(b, "if (!ni) goto end;\n");
-  ind(x, d + 2);
-  gc_printf(b, "if (n%u) memcpy(ni, it%u, n%u * sizeof(%s));\n", k, k, k, ct);
-  ind(x, d + 2);
-  gc_printf(b, "it%u = ni;\n", k);
-  ind(x, d + 2);
-  gc_printf(b, "c%u = nc;\n", k);
-  ind(x, d + 1);
-  gc_printf(b, "}\n");
-  ind(x, d + 1);
-  gc_printf(b, "memset(&it%u[n%u], 0, sizeof(%s));\n", k, k, ct);
-  snprintf(el, sizeof el, "it%u[n%u]", k, k);
-  element(x, s, et, el, true, d + 1);
-  ind(x, d + 1);
-  gc_printf(b, "n%u++;\n", k);
-  ind(x, d);
-  gc_printf(b, "}\n");
-  ind(x, d);
-  gc_printf(b, "if (desert_reader_status(r)) goto end;\n");
-  ind(x, d);
-  gc_printf(b, "%s.items = n%u ? it%u : NULL;\n", e, k, k);
-  ind(x, d);
-  gc_printf(b, "%s.count = n%u;\n", e, k);
+  /* A known count is trusted for the first allocation only as far as the
+   * input could hold that many elements of one byte: never more items than
+   * bytes left. */
+  line(x, d, "size_t c%u = 16, n%u = 0;", k, k);
+  line(x, d, "if (sq%u.known) {", k);
+  line(x, d + 1, "size_t left = desert_reader_remaining(r);");
+  line(x, d + 1, "c%u = sq%u.count < left ? sq%u.count : left;", k, k, k);
+  line(x, d, "}");
+  line(x, d, "%s *it%u = NULL;", ct, k);
+  line(x, d, "while (desert_read_seq_next(r, &sq%u)) {", k);
+  line(x, d + 1, "if (n%u == c%u || !it%u) {", k, k, k);
+  line(x, d + 2, "size_t nc = it%u ? c%u * 2 : (c%u ? c%u : 1);", k, k, k, k);
+  line(x, d + 2, "if (nc > SIZE_MAX / sizeof(%s)) {", ct);
+  line(x, d + 3, "desert_reader_fail(r, DESERT_E_LIMIT, desert_reader_offset(r));");
+  line(x, d + 3, "goto end;");
+  line(x, d + 2, "}");
+  line(x, d + 2, "%s *ni = (%s *)desert_reader_alloc(r, nc * sizeof(%s), 16);", ct, ct, ct);
+  line(x, d + 2, "if (!ni) goto end;");
+  line(x, d + 2, "if (n%u) memcpy(ni, it%u, n%u * sizeof(%s));", k, k, k, ct);
+  line(x, d + 2, "it%u = ni;", k);
+  line(x, d + 2, "c%u = nc;", k);
+  line(x, d + 1, "}");
+  line(x, d + 1, "memset(&it%u[n%u], 0, sizeof(%s));", k, k, ct);
+  char *el = xs(x, "it%u[n%u]", k, k);
+  if (map) {
+    char *a = xs(x, "&%s", el);
+    call_fn(x, s->entry, a, true, lvl + 1, d + 1);
+    xfree(a);
+  } else {
+    value(x, NULL, et, el, true, lvl + 1, d + 1);
+  }
+  xfree(el);
+  line(x, d + 1, "n%u++;", k);
+  line(x, d, "}");
+  line(x, d, "if (desert_reader_status(r)) goto end;");
+  line(x, d, "%s.items = n%u ? it%u : NULL;", e, k, k);
+  line(x, d, "%s.count = n%u;", e, k);
   if (bw) {
     d--;
-    ind(x, d);
-    gc_printf(b, "}\n");
+    line(x, d, "}");
   }
+  if (bad) {
+    line(x, d, "if (%s) {", bad);
+    line(x, d + 1, "desert_reader_fail(r, DESERT_E_INVALID_VALUE, sq%u.offset);", k);
+    line(x, d + 1, "goto end;");
+    line(x, d, "}");
+  }
+  xfree(bad);
   d--;
-  ind(x, d);
-  gc_printf(b, "}\n");
+  line(x, d, "}");
 }
 
 /* An option, either or try struct at the lvalue e: the tag into its flag,
- * then the branch it selects (owner s: members that point back). */
-static void alternative(dx *x, const gc_node *s, const char *e, bool dec, unsigned d) {
+ * then the branch it selects (owner s: members that point back). Entered
+ * at depth dp + lvl + 1. */
+static void alternative(dx *x, const gc_node *s, const char *e, bool dec, unsigned lvl,
+                        unsigned d) {
   const desert_type *st = s->t;
   const char *flag, *fn, *one, *zero = NULL;
   const desert_type *t1, *t0 = NULL;
@@ -374,93 +657,78 @@ static void alternative(dx *x, const gc_node *s, const char *e, bool dec, unsign
     t1 = st->u.alt.right;
     t0 = st->u.alt.left;
   }
-  char m1[720], m0[720];
-  snprintf(m1, sizeof m1, "%s.%s", e, one);
-  ind(x, d);
   if (dec)
-    gc_printf(x->b, "if (desert_read_%s(r, &%s.%s)) goto end;\n", fn, e, flag);
+    line(x, d, "if (desert_read_%s_inline(r, &%s.%s)) goto end;", fn, e, flag);
   else
-    gc_printf(x->b, "if (desert_write_%s(w, %s.%s)) goto end;\n", fn, e, flag);
-  ind(x, d);
-  gc_printf(x->b, "if (%s.%s) {\n", e, flag);
-  value(x, s, t1, m1, dec, d + 1);
+    line(x, d, "if (desert_write_%s_inline(w, %s.%s)) goto end;", fn, e, flag);
+  line(x, d, "if (%s.%s) {", e, flag);
+  char *m1 = xs(x, "%s.%s", e, one);
+  value(x, s, t1, m1, dec, lvl + 1, d + 1);
+  xfree(m1);
   if (zero) {
-    snprintf(m0, sizeof m0, "%s.%s", e, zero);
-    ind(x, d);
-    gc_printf(x->b, "} else {\n");
-    value(x, s, t0, m0, dec, d + 1);
+    line(x, d, "} else {");
+    char *m0 = xs(x, "%s.%s", e, zero);
+    value(x, s, t0, m0, dec, lvl + 1, d + 1);
+    xfree(m0);
   }
-  ind(x, d);
-  gc_printf(x->b, "}\n");
+  line(x, d, "}");
 }
 
-/* The value of type t at the lvalue e, inside a function of node owner
- * (NULL for list elements, as the codec sees them). */
+/* The value of type t at the lvalue e inside a function of node owner
+ * (NULL for list elements and public types), a composite entered at depth
+ * dp + lvl + 1 after the runtime's check at dp + lvl. */
 static void value(dx *x, const gc_node *owner, const desert_type *t, const char *e, bool dec,
-                  unsigned d) {
+                  unsigned lvl, unsigned d) {
   t = gc_skip_transparent(t);
-  if (gc_builtin_ctype(t->kind)) {
-    simple(x, t->kind, e, dec, d);
+  const desert_type *c = desert_type_resolve(t);
+  if (gc_builtin_ctype(c->kind)) {
+    simple(x, c, e, dec, d);
     return;
   }
   gc_node *s = gc_model_struct_of(x->m, t);
-  char a[720];
+  depth_check(x, lvl, dec, d);
   if (owner && gc_model_is_pointer(x->m, owner, t)) {
-    /* Allocated only once the record's first byte is there (as the codec),
-     * so a chain of pointers cannot allocate ahead of its bytes. */
-    unsigned k = x->tmp++;
-    snprintf(a, sizeof a, "q%u", k);
-    ind(x, d);
     if (!dec) {
-      gc_printf(x->b, "if (!%s) {\n", e);
-      ind(x, d + 1);
-      gc_printf(x->b, "gc_wfail(w);\n");
-      ind(x, d + 1);
-      gc_printf(x->b, "goto end;\n");
-      ind(x, d);
-      gc_printf(x->b, "}\n");
-      call_struct(x, s, e, false, d);
+      line(x, d, "if (!%s) {", e);
+      line(x, d + 1, "gc_wfail(w);");
+      line(x, d + 1, "goto end;");
+      line(x, d, "}");
+      call_fn(x, s, e, false, lvl, d);
       return;
     }
-    gc_printf(x->b, "{\n");
-    ind(x, d + 1);
-    gc_printf(x->b, "if (!desert_reader_ensure(r, 1)) {\n");
-    ind(x, d + 2);
-    gc_printf(x->b, "desert_reader_fail(r, DESERT_E_INPUT_ENDED, desert_reader_offset(r));\n");
-    ind(x, d + 2);
-    gc_printf(x->b, "goto end;\n");
-    ind(x, d + 1);
-    gc_printf(x->b, "}\n");
-    ind(x, d + 1);
-    gc_printf(x->b, "%s *q%u = (%s *)desert_reader_alloc(r, sizeof(%s), 16);\n", s->name, k,
-              s->name, s->name);
-    ind(x, d + 1);
-    gc_printf(x->b, "if (!q%u) goto end;\n", k);
-    call_struct(x, s, a, true, d + 1);
-    ind(x, d + 1);
-    gc_printf(x->b, "%s = q%u;\n", e, k);
-    ind(x, d);
-    gc_printf(x->b, "}\n");
+    /* Allocated only once the value's first byte is there (as the runtime
+     * reads it), so a chain of pointers cannot allocate ahead of its bytes. */
+    unsigned k = x->tmp++;
+    line(x, d, "{");
+    line(x, d + 1, "if (!desert_reader_ensure(r, 1)) {");
+    line(x, d + 2, "desert_reader_fail(r, DESERT_E_INPUT_ENDED, desert_reader_offset(r));");
+    line(x, d + 2, "goto end;");
+    line(x, d + 1, "}");
+    line(x, d + 1, "%s *q%u = (%s *)desert_reader_alloc(r, sizeof(%s), 16);", s->name, k, s->name,
+         s->name);
+    line(x, d + 1, "if (!q%u) goto end;", k);
+    line(x, d + 1, "memset(q%u, 0, sizeof *q%u);", k, k);
+    char *a = xs(x, "q%u", k);
+    call_fn(x, s, a, true, lvl, d + 1);
+    xfree(a);
+    line(x, d + 1, "%s = q%u;", e, k);
+    line(x, d, "}");
     return;
   }
-  snprintf(a, sizeof a, "&%s", e);
+  if (is_fn_node(s)) {
+    char *a = xs(x, "&%s", e);
+    call_fn(x, s, a, dec, lvl, d);
+    xfree(a);
+    return;
+  }
   switch (s->t->kind) {
-  case DESERT_TYPE_RECORD:
-  case DESERT_TYPE_TUPLE:
-    call_struct(x, s, a, dec, d);
-    return;
-  case DESERT_TYPE_ENUM:
-    ind(x, d);
-    gc_printf(x->b, "if (g%s_%s(%s, %s)) goto end;\n", dec ? "r" : "w", s->name, dec ? "r" : "w",
-              a);
-    return;
   case DESERT_TYPE_LIST:
   case DESERT_TYPE_SET:
   case DESERT_TYPE_MAP:
-    list(x, s, e, dec, d);
+    list(x, s, e, dec, lvl, d);
     return;
   default:
-    alternative(x, s, e, dec, d);
+    alternative(x, s, e, dec, lvl, d);
     return;
   }
 }
@@ -477,8 +745,13 @@ static void finish(gc_buf *out, gc_buf *body, const char *tail) {
 
 /* The head of gr_<name> (dec) or gw_<name>; the body then goes to x->b. */
 static void open_fn(dx *x, gc_buf *out, gc_buf *body, const gc_node *n, bool dec) {
-  gc_printf(out, "static desert_status g%s_%s(desert_%s *%s, %s%s *o) {\n", dec ? "r" : "w",
-            n->name, dec ? "reader" : "writer", dec ? "r" : "w", dec ? "" : "const ", n->name);
+  /* (void): enums of unit or transient cases and records of built-ins use
+   * neither the value nor the depth in every direction. */
+  gc_printf(out,
+            "static desert_status g%s_%s(desert_%s *%s, %s%s *o, unsigned dp) {\n"
+            "  (void)o;\n  (void)dp;\n",
+            dec ? "r" : "w", n->name, dec ? "reader" : "writer", dec ? "r" : "w", dec ? "" : "const ",
+            n->name);
   x->b = body;
   x->tmp = 0;
 }
@@ -512,109 +785,177 @@ static void emit_struct(dx *x, gc_buf *out, const gc_node *n, bool dec) {
                                     : t->u.record.fields[i].type;
     unsigned flags = entry || tuple ? 0 : t->u.record.fields[i].flags;
     const char *flag = entry || tuple ? NULL : n->flags[i];
-    char e[600];
-    snprintf(e, sizeof e, "o->%s", entry ? (i ? "value" : "key") : n->members[i]);
+    char *e = xs(x, "o->%s", entry ? (i ? "value" : "key") : n->members[i]);
     bool has_default = gc_cstruct_has_default(n, i);
     if (dec) {
-      gc_printf(&body, "  if (desert_record_read_field(&rr, %zu, &a)) goto end;\n", i);
+      line(x, 1, "if (desert_record_read_field(&rr, %zu, &a)) goto end;", i);
       if (flags & DESERT_FIELD_TRANSIENT) {
-        /* never READ: only its transient default, if not zero */
-        if (has_default) gc_printf(&body, "  if (a != DESERT_FIELD_NONE) cs_d_%s(o, %zu);\n", n->name, i);
+        /* never read: only its transient default, if not zero */
+        if (has_default) line(x, 1, "if (a != DESERT_FIELD_NONE) cs_d_%s(o, %zu);", n->name, i);
+        xfree(e);
         continue;
       }
-      gc_printf(&body, "  if (a == DESERT_FIELD_READ) {\n");
-      if ((flags & DESERT_FIELD_OPTIONAL) && flag) gc_printf(&body, "    o->%s = true;\n", flag);
-      value(x, n, ft, e, true, 2);
-      if (has_default)
-        gc_printf(&body, "  } else if (a != DESERT_FIELD_NONE) {\n    cs_d_%s(o, %zu);\n", n->name, i);
-      gc_printf(&body, "  }\n");
-    } else {
-      if (flags & DESERT_FIELD_TRANSIENT) continue;
+      line(x, 1, "if (a == DESERT_FIELD_READ) {");
+      if ((flags & DESERT_FIELD_OPTIONAL) && flag) line(x, 2, "o->%s = true;", flag);
+      value(x, n, ft, e, true, 0, 2);
+      if (has_default) {
+        line(x, 1, "} else if (a != DESERT_FIELD_NONE) {");
+        line(x, 2, "cs_d_%s(o, %zu);", n->name, i);
+      }
+      line(x, 1, "}");
+    } else if (!(flags & DESERT_FIELD_TRANSIENT)) {
       if (flags & DESERT_FIELD_OPTIONAL) {
-        gc_printf(&body, "  if (desert_record_write_field_option(&rw, %zu, o->%s)) goto end;\n"
-                         "  if (o->%s) {\n",
-                  i, flag, flag);
-        value(x, n, ft, e, false, 2);
-        gc_printf(&body, "  }\n");
+        line(x, 1, "if (desert_record_write_field_option(&rw, %zu, o->%s)) goto end;", i, flag);
+        line(x, 1, "if (o->%s) {", flag);
+        value(x, n, ft, e, false, 0, 2);
+        line(x, 1, "}");
       } else {
-        gc_printf(&body, "  if (desert_record_write_field(&rw, %zu)) goto end;\n", i);
-        value(x, n, ft, e, false, 1);
+        line(x, 1, "if (desert_record_write_field(&rw, %zu)) goto end;", i);
+        value(x, n, ft, e, false, 0, 1);
       }
     }
+    xfree(e);
   }
-  if (dec && count == 0) gc_printf(&body, "  (void)a;\n");
-  if (!dec && !(body.data && strstr(body.data, "o->"))) /* no field is written */
-    gc_printf(&body, "  (void)o;\n");
+  if (dec && count == 0) line(x, 1, "(void)a;");
   finish(out, &body, dec ? "  return desert_record_read_end(&rr);\n"
                             : "  return desert_record_write_end(&rw);\n");
 }
 
-static void emit_enum(dx *x, gc_buf *out, const gc_node *n, bool dec) {
-  const desert_type *t = n->t;
-  gc_buf body = {0};
-  open_fn(x, out, &body, n, dec);
-  if (dec)
-    gc_printf(out,
-              "  size_t index;\n"
-              "  if (desert_enum_read_begin(r, &cs_%s.desc, &index)) return desert_reader_status(r);\n"
-              "  o->tag = (%s)index;\n",
-              n->name, n->tag_type);
-  else
-    gc_printf(out,
-              "  uint32_t tag = (uint32_t)o->tag;\n"
-              "  if (tag >= %zu) return gc_wfail(w);\n"
-              "  if (desert_enum_write_begin(w, &cs_%s.desc, tag)) return desert_writer_status(w);\n",
-              t->u.enumeration.count, n->name);
-  gc_printf(&body, "  switch (%s) {\n", dec ? "index" : "tag");
-  for (size_t i = 0; i < t->u.enumeration.count; i++) {
-    const desert_type_ctor *c = &t->u.enumeration.ctors[i];
-    if (!gc_enum_case_has_member(c)) continue;
-    char a[600];
-    snprintf(a, sizeof a, "&o->%s", n->members[i]);
-    gc_printf(&body, "  case %zu:\n", i);
-    call_struct(x, gc_model_struct_of(x->m, c->payload), a, dec, 2);
-    gc_printf(&body, "    break;\n");
+/* Constructor id of case i, fixed by the schema (declaration or sorted order
+ * of the non-transient cases, names compared as UTF-8 bytes). */
+static uint32_t case_id(const desert_type *t, size_t i) {
+  const desert_type_ctor *c = t->u.enumeration.ctors;
+  uint32_t id = 0;
+  for (size_t j = 0; j < t->u.enumeration.count; j++) {
+    if (j == i || c[j].transient) continue;
+    bool before = t->u.enumeration.sorted ? strcmp(c[j].name, c[i].name) < 0 : j < i;
+    if (before) id++;
   }
-  /* a case without fields: the empty record (00) */
-  if (dec)
-    gc_printf(&body, "  default: {\n    desert_record_reader rr;\n"
-                     "    if (!desert_record_read_begin(r, &gc_empty_record, &rr)) "
-                     "desert_record_read_end(&rr);\n    break;\n  }\n  }\n");
-  else
-    gc_printf(&body, "  default: {\n    desert_record_writer rw;\n"
-                     "    if (!desert_record_write_begin(w, &gc_empty_record, &rw)) "
-                     "desert_record_write_end(&rw);\n    break;\n  }\n  }\n");
-  char tail[400];
-  if (dec)
-    snprintf(tail, sizeof tail, "  return desert_enum_read_end(r, &cs_%s.desc);\n", n->name);
-  else
-    snprintf(tail, sizeof tail, "  return desert_writer_status(w);\n");
-  finish(out, &body, tail);
+  return id;
 }
 
-void gc_direct_analyse(const gc_model *m) {
-  for (size_t i = 0; i < m->count; i++) m->nodes[i]->direct = node_direct(m, m->nodes[i]);
+/* The payload of case i at o->member (or none): a record payload through its
+ * function, any other type inline; a case without fields is the empty
+ * record's single 00 byte, read through the record reader as the runtime
+ * does. */
+static void enum_payload(dx *x, const gc_node *n, size_t i, bool dec, unsigned d) {
+  const desert_type_ctor *c = &n->t->u.enumeration.ctors[i];
+  if (!gc_enum_case_has_member(c)) {
+    depth_check(x, 0, dec, d);
+    if (dec) {
+      line(x, d, "{");
+      line(x, d + 1, "desert_record_reader rr;");
+      line(x, d + 1, "if (desert_record_read_begin(r, &gc_empty_record, &rr)) goto end;");
+      line(x, d + 1, "if (desert_record_read_end(&rr)) goto end;");
+      line(x, d, "}");
+    } else {
+      line(x, d, "{");
+      line(x, d + 1, "desert_record_writer rw;");
+      line(x, d + 1, "if (desert_record_write_begin(w, &gc_empty_record, &rw)) goto end;");
+      line(x, d + 1, "if (desert_record_write_end(&rw)) goto end;");
+      line(x, d, "}");
+    }
+    return;
+  }
+  char *e = xs(x, "o->%s", n->members[i]);
+  value(x, n, c->payload, e, dec, 0, d);
+  xfree(e);
+}
+
+static void emit_enum(dx *x, gc_buf *out, const gc_node *n, bool dec) {
+  const desert_type *t = n->t;
+  size_t count = t->u.enumeration.count;
+  uint32_t ids = 0;
+  for (size_t i = 0; i < count; i++)
+    if (!t->u.enumeration.ctors[i].transient) ids++;
+  gc_buf body = {0};
+  open_fn(x, out, &body, n, dec);
+  if (dec) {
+    gc_printf(out, "  uint32_t id;\n"
+                   "  if (desert_enum_read_begin_id_inline(r, %luu, &id)) return desert_reader_status(r);\n",
+              (unsigned long)ids);
+    line(x, 1, "switch (id) {");
+    for (size_t i = 0; i < count; i++) {
+      const desert_type_ctor *c = &t->u.enumeration.ctors[i];
+      if (c->transient) continue;
+      line(x, 1, "case %luu: /* %s */", (unsigned long)case_id(t, i), n->members[i]);
+      line(x, 2, "o->tag = (%s)%zu;", n->tag_type, i);
+      enum_payload(x, n, i, true, 2);
+      line(x, 2, "break;");
+    }
+    line(x, 1, "default:");
+    line(x, 2, "break;");
+    line(x, 1, "}");
+    /* success leaves through the inline end; an error (end:) through the
+     * exported one, which returns the sticky status */
+    line(x, 1, "return desert_enum_read_end_id_inline(r);");
+    finish(out, &body, "  return desert_enum_read_end_id(r);\n");
+    return;
+  }
+  line(x, 1, "switch ((uint32_t)o->tag) {");
+  for (size_t i = 0; i < count; i++) {
+    const desert_type_ctor *c = &t->u.enumeration.ctors[i];
+    line(x, 1, "case %zuu: /* %s */", i, n->members[i]);
+    if (c->transient) {
+      line(x, 2, "return desert_writer_fail(w, DESERT_E_SERIALIZING_TRANSIENT);");
+      continue;
+    }
+    line(x, 2, "if (desert_enum_write_id_inline(w, %luu)) goto end;",
+         (unsigned long)case_id(t, i));
+    enum_payload(x, n, i, false, 2);
+    line(x, 2, "break;");
+  }
+  line(x, 1, "default:");
+  line(x, 2, "return gc_wfail(w);");
+  line(x, 1, "}");
+  line(x, 1, "return DESERT_OK;");
+  finish(out, &body, "  return desert_writer_status(w);\n");
+}
+
+/* gpw_<i> / gpr_<i>: public type i at the top level (depth 0), for
+ * aliases of built-ins and of holders as much as for the function nodes. */
+static void emit_public(dx *x, gc_buf *out, size_t i, const gc_node *n, bool dec) {
+  const char *ct = gc_model_ctype(x->m, public_type(n));
+  if (n->kind != GC_ALIAS) ct = n->name;
+  gc_buf body = {0};
+  gc_printf(out, "GC_UNUSED static desert_status gp%s_%zu(desert_%s *%s, %s%s *o) {\n",
+            dec ? "r" : "w", i, dec ? "reader" : "writer", dec ? "r" : "w", dec ? "" : "const ", ct);
+  x->b = &body;
+  x->tmp = 0;
+  line(x, 1, "const unsigned dp = 0;");
+  line(x, 1, "(void)o;");
+  value(x, NULL, public_type(n), "(*o)", dec, 0, 1);
+  line(x, 1, "(void)dp;");
+  finish(out, &body, dec ? "  return desert_reader_status(r);\n"
+                            : "  return desert_writer_status(w);\n");
 }
 
 void gc_direct_emit(const gc_model *m, gc_buf *out) {
-  bool any = false;
-  for (size_t i = 0; i < m->count && !any; i++) any = m->nodes[i]->direct;
-  if (!any) return;
   gc_printf(out,
+            "/* The runtime codec's default nesting bound (desert_codec_limits.max_depth\n"
+            " * 0: 256 composite values), kept by the direct functions' depth argument. */\n"
+            "#define GC_MAX_DEPTH 256u\n"
             "/* Records a DESERT_E_ARGUMENT in the writer (unless it holds an error\n"
-            " * already), as the C-struct codec does for a value its C type cannot\n"
-            " * hold: desert_write_raw refuses NULL with a length. */\n"
+            " * already), as the runtime path does for a value its C type cannot hold. */\n"
             "GC_UNUSED static desert_status gc_wfail(desert_writer *w) {\n"
-            "  return desert_write_raw(w, NULL, 1);\n}\n"
+            "  return desert_writer_fail(w, DESERT_E_ARGUMENT);\n}\n"
+            "/* Nesting deeper than GC_MAX_DEPTH, where the runtime codec reports it. */\n"
+            "GC_UNUSED static desert_status gc_wdeep(desert_writer *w) {\n"
+            "  return desert_writer_fail(w, DESERT_E_DEPTH);\n}\n"
+            "GC_UNUSED static desert_status gc_rdeep(desert_reader *r) {\n"
+            "  return desert_reader_fail(r, DESERT_E_DEPTH, desert_reader_offset(r));\n}\n"
+            "/* BigInt 0 as a block: the writers take at least one byte. */\n"
+            "GC_UNUSED static const uint8_t gc_bigint_zero = 0;\n"
             "/* The record of an enum case without fields (the byte 00). */\n"
             "GC_UNUSED static const desert_record_desc gc_empty_record = {NULL, NULL, 0, NULL, 0};\n\n");
   for (size_t i = 0; i < m->count; i++) {
     const gc_node *n = m->nodes[i];
     if (!n->direct) continue;
-    gc_printf(out, "GC_UNUSED static desert_status gw_%s(desert_writer *w, const %s *o);\n", n->name,
-              n->name);
-    gc_printf(out, "GC_UNUSED static desert_status gr_%s(desert_reader *r, %s *o);\n", n->name,
-              n->name);
+    gc_printf(out,
+              "GC_UNUSED static desert_status gw_%s(desert_writer *w, const %s *o, unsigned dp);\n",
+              n->name, n->name);
+    gc_printf(out, "GC_UNUSED static desert_status gr_%s(desert_reader *r, %s *o, unsigned dp);\n",
+              n->name, n->name);
   }
   gc_printf(out, "\n");
   dx x = {m, NULL, 0};
@@ -623,10 +964,16 @@ void gc_direct_emit(const gc_model *m, gc_buf *out) {
     if (!n->direct) continue;
     gc_printf(out, "/* %s (%s) */\n", n->name, n->path);
     for (int dec = 0; dec < 2; dec++) {
-      if (n->kind == GC_STRUCT && n->t->kind == DESERT_TYPE_ENUM)
+      if (is_enum(n))
         emit_enum(&x, out, n, dec);
       else
         emit_struct(&x, out, n, dec);
     }
+  }
+  for (size_t i = 0; i < m->npublic; i++) {
+    const gc_node *n = m->publics[i];
+    if (!gc_direct_public(m, n)) continue;
+    gc_printf(out, "/* public type %zu: %s */\n", i, n->name);
+    for (int dec = 0; dec < 2; dec++) emit_public(&x, out, i, n, dec);
   }
 }

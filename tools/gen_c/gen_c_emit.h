@@ -29,9 +29,18 @@ void gc_cstruct_emit(const gc_model *m, gc_buf *out);
  * callback exists). */
 bool gc_cstruct_has_default(const gc_node *n, size_t index);
 
-/* After gc_cstruct_analyse: sets gc_node.direct on the nodes that get
- * direct functions gw_<name> / gr_<name> (gen_c_direct.c). */
+/* The default of record field f (transient, or FieldAdded for older data)
+ * is all-zero or a constant the generated defaults callback can assign. */
+bool gc_cstruct_defaults_ok(const desert_type *rec, const desert_type_field *f);
+
+/* Sets gc_node.direct on the records, tuples, map entries and enums that
+ * get direct functions gw_<name> / gr_<name> (gen_c_direct.c). Runs before
+ * gc_cstruct_emit, which emits the record descriptions they use. */
 void gc_direct_analyse(const gc_model *m);
+/* Public node n gets gpw_<i> / gpr_<i> (its whole value on the direct path). */
+bool gc_direct_public(const gc_model *m, const gc_node *n);
+/* NULL when gc_direct_public(m, n), else why not (a static string). */
+const char *gc_direct_why(const gc_model *m, const gc_node *n);
 /* The direct functions (after the descriptors, which they use). */
 void gc_direct_emit(const gc_model *m, gc_buf *out);
 

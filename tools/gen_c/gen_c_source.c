@@ -318,14 +318,15 @@ static void emit_publics(gen *g) {
     const gc_node *n = m->publics[i];
     const char *s = gc_public_suffix(m, n), *N = n->name;
     const gc_node *fast = fast_node(m, n);
+    bool direct = gc_direct_public(m, n);
     char fast_enc[1600] = "", fast_dec[1600] = "";
-    if (fast) {
+    if (fast || direct) {
       /* The direct functions (gen_c_direct.c), else the C-struct codec on
        * the descriptor: the same bytes, statuses and offsets. */
       char enc_call[700], dec_call[700];
-      if (fast->direct) {
-        snprintf(enc_call, sizeof enc_call, "gw_%s(w, value)", fast->name);
-        snprintf(dec_call, sizeof dec_call, "gr_%s(r, out)", fast->name);
+      if (direct) {
+        snprintf(enc_call, sizeof enc_call, "gpw_%zu(w, value)", i);
+        snprintf(dec_call, sizeof dec_call, "gpr_%zu(r, out)", i);
       } else {
         snprintf(enc_call, sizeof enc_call, "desert_cstruct_encode(w, &cs_%s, value)", fast->name);
         snprintf(dec_call, sizeof dec_call, "desert_cstruct_decode(r, &cs_%s, out)", fast->name);
@@ -452,7 +453,10 @@ static void emit_init(gen *g) {
                   "static void gc_check_fast(void) {\n");
   for (size_t i = 0; i < m->npublic; i++) {
     const gc_node *f = fast_node(m, m->publics[i]);
-    if (f) gc_printf(g->b, "  gc_fast[%zu] = desert_cstruct_check(&cs_%s) == DESERT_OK;\n", i, f->name);
+    if (gc_direct_public(m, m->publics[i]))
+      gc_printf(g->b, "  gc_fast[%zu] = gc_plans_ok;\n", i);
+    else if (f)
+      gc_printf(g->b, "  gc_fast[%zu] = desert_cstruct_check(&cs_%s) == DESERT_OK;\n", i, f->name);
   }
   gc_printf(g->b, "}\n");
   gc_printf(g->b,

@@ -216,6 +216,7 @@ static const char part_handle3[] =
 
 static const char part_main[] =
     "\nint main(void) {\n"
+    "  if (getenv(\"DESERT_GEN_C_LIST_FAST\")) return gt_list_fast();\n"
     "  desert_value_arena *a = NULL;\n"
     "  size_t cap = 1 << 16, len = 0;\n"
     "  char *line = (char *)malloc(cap);\n"
@@ -279,6 +280,26 @@ bool gc_emit_testee(gc_model *const *models, size_t n, gc_buf *b) {
               "  return %s_%s_to_json(&v, out);\n}\n",
               P, N, P, s, P, s, P, N, P, s, P, s);
   }
+  /* DESERT_GEN_C_LIST_FAST set: main lists whether each public type of
+   * each document runs the fast path (P_T_fast) and exits; a ctest
+   * (test/gen_c.cmake, gen_c_all_fast) requires every one to. */
+  gc_printf(b, "\nstatic const struct {\n  const char *name, *why;\n  bool (*fast)(void);\n} gt_fast[] = {\n");
+  for (size_t i = 0; i < n; i++) {
+    const gc_model *m = models[i];
+    gc_cstruct_analyse(m);
+    gc_direct_analyse(m);
+    for (size_t k = 0; k < m->npublic; k++) {
+      const char *sfx = gc_public_suffix(m, m->publics[k]);
+      const char *why = gc_direct_why(m, m->publics[k]);
+      gc_printf(b, "    {\"%s_%s\", \"%s\", %s_%s_fast},\n", m->prefix, sfx, why ? why : "",
+                m->prefix, sfx);
+    }
+  }
+  gc_printf(b, "};\n\nstatic int gt_list_fast(void) {\n"
+               "  for (size_t i = 0; i < sizeof gt_fast / sizeof gt_fast[0]; i++)\n"
+               "    printf(\"%%s %%s%%s%%s\\n\", gt_fast[i].name, gt_fast[i].fast() ? \"fast\" : \"slow\",\n"
+               "           gt_fast[i].why[0] ? \": \" : \"\", gt_fast[i].why);\n"
+               "  return fflush(stdout) != 0;\n}\n");
   gc_printf(b, "\nstatic const gt_schema gt_schemas[] = {\n");
   for (size_t i = 0; i < n; i++) {
     const char *P = models[i]->prefix;
