@@ -203,6 +203,8 @@ static void check_file(const gen_schema *g, size_t *fast) {
   uint8_t *bin = read_corpus(g->file, ".bin", &len, false);
   uint8_t *json = read_corpus(g->file, ".json", &jlen, true);
   if (g->fast()) (*fast)++;
+  /* every type of the corpus, sum types included, runs the direct path */
+  CHECK(g->fast(), "%s: the root does not run the fast path of generated code", g->file);
   for (size_t k = 0; bin && json && k < isa_count; k++)
     for (int m = 0; m < 2; m++) {
       const desert_codec_limits *lim = m ? &limits : NULL;
