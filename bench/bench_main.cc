@@ -291,7 +291,10 @@ int verify_all(const desert_kernels *const *tables, size_t nt, const std::vector
     char msg[256] = {0};
     int bad = row.c->verify(st, msg, sizeof msg);
     // One timed-path call per variant too: run() must not fail after verify.
-    for (size_t i = 0; !bad && i < CODEC_K; i++) (void)row.c->run(st, i);
+    // An oplog op is a whole pass over 10,000 entries with no input
+    // variants: one call shows it runs.
+    const size_t runs = std::strncmp(row.c->key, "oplog_", 6) == 0 ? 1 : CODEC_K;
+    for (size_t i = 0; !bad && i < runs; i++) (void)row.c->run(st, i);
     row.c->teardown(st);
     if (bad) {
       failed++;
