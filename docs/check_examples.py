@@ -115,7 +115,10 @@ class Checker:
             raise ValueError("needs value or input")
 
     def decode(self, where, sch, data, value_text, consumed):
-        rc, out, err = run(self.tool, ["decode", "--schema", sch, "--hex"], data)
+        args = ["decode", "--schema", sch, "--hex"]
+        if consumed is not None:
+            args.append("--allow-trailing")  # bytes left over are the example's point
+        rc, out, err = run(self.tool, args, data)
         if rc != 0:
             self.fail(where, "decode failed: %s" % err.strip())
             return
@@ -126,7 +129,7 @@ class Checker:
             self.fail(where, "decode gave %s, document says %s" % (got, value_text.strip()))
             return
         total = len(data) // 2
-        m = re.search(r"(\d+) trailing bytes after the value \(offset (\d+)\)", err)
+        m = re.search(r"(\d+) trailing bytes? after the value \(offset (\d+)", err)
         used = int(m.group(2)) if m else total
         if (consumed if consumed is not None else total) != used:
             self.fail(where, "decode used %d of %d bytes, document says %s" %

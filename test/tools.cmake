@@ -90,3 +90,14 @@ if(TARGET desert_json AND Python3_Interpreter_FOUND)
     set_tests_properties(tools_msg_legacy PROPERTIES LABELS "tools" TIMEOUT 120)
   endif()
 endif()
+
+# Every byte and JSON example of docs/format.md and docs/schema.md, run
+# through the desert tool (docs/check_examples.py): the user documentation
+# cannot drift from what the library does.
+if(Python3_Interpreter_FOUND)
+  add_test(NAME docs_examples
+    COMMAND ${Python3_EXECUTABLE} ${PROJECT_SOURCE_DIR}/docs/check_examples.py
+      $<TARGET_FILE:desert_cli>)
+  set_tests_properties(docs_examples PROPERTIES LABELS "tools" TIMEOUT 120
+    PASS_REGULAR_EXPRESSION "docs examples: [0-9]+ passed, 0 failed")
+endif()

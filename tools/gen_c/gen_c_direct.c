@@ -743,6 +743,12 @@ static void finish(gc_buf *out, gc_buf *body, const char *tail) {
   gc_buf_free(body);
 }
 
+/* Function bodies are emitted into `body` (the caller's) until finish. */
+static void use_body(dx *x, gc_buf *body) {
+  x->b = body;
+  x->tmp = 0;
+}
+
 /* The head of gr_<name> (dec) or gw_<name>; the body then goes to x->b. */
 static void open_fn(dx *x, gc_buf *out, gc_buf *body, const gc_node *n, bool dec) {
   /* (void): enums of unit or transient cases and records of built-ins use
@@ -752,8 +758,7 @@ static void open_fn(dx *x, gc_buf *out, gc_buf *body, const gc_node *n, bool dec
             "  (void)o;\n  (void)dp;\n",
             dec ? "r" : "w", n->name, dec ? "reader" : "writer", dec ? "r" : "w", dec ? "" : "const ",
             n->name);
-  x->b = body;
-  x->tmp = 0;
+  use_body(x, body);
 }
 
 /* A record, tuple or map entry: the members in declaration order. */
@@ -920,8 +925,7 @@ static void emit_public(dx *x, gc_buf *out, size_t i, const gc_node *n, bool dec
   gc_buf body = {0};
   gc_printf(out, "GC_UNUSED static desert_status gp%s_%zu(desert_%s *%s, %s%s *o) {\n",
             dec ? "r" : "w", i, dec ? "reader" : "writer", dec ? "r" : "w", dec ? "" : "const ", ct);
-  x->b = &body;
-  x->tmp = 0;
+  use_body(x, &body);
   line(x, 1, "const unsigned dp = 0;");
   line(x, 1, "(void)o;");
   value(x, NULL, public_type(n), "(*o)", dec, 0, 1);
