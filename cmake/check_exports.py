@@ -37,6 +37,12 @@ def declared(include_dir):
     return out
 
 
+# Names the toolchain generates (sanitizer and coverage instrumentation), as
+# test/check_symbols.sh allows them.
+TOOLCHAIN = re.compile(r"^(__odr_asan[._]|__asan_|__ubsan_|__tsan_|__sanitizer_|__gcov_|__llvm_"
+                       r"|__profc_|__profd_)")
+
+
 def exported(nm, lib):
     p = subprocess.run([nm, "-D", "--defined-only", lib], capture_output=True, text=True)
     if p.returncode != 0:
@@ -47,7 +53,9 @@ def exported(nm, lib):
         # "[address] TYPE name[@version]"; absolute linker symbols (type A)
         # are not code or data of the library.
         if len(w) >= 2 and w[-2] in "BCDGRSTVWiu" and len(w[-2]) == 1:
-            names.add(w[-1].split("@")[0])
+            name = w[-1].split("@")[0]
+            if not TOOLCHAIN.match(name):
+                names.add(name)
     return names
 
 
