@@ -257,6 +257,13 @@ DESERT_API desert_type *desert_type_set_new(desert_type_set *s, desert_type_kind
 DESERT_API void *desert_type_set_alloc(desert_type_set *s, size_t size, size_t align);
 /* A NUL-terminated copy of s[0..len). */
 DESERT_API char *desert_type_set_strdup(desert_type_set *s, const char *str, size_t len);
+/* The nodes of the set in the order desert_type_set_new made them: count,
+ * and node i (NULL when i >= count or s is NULL). desert_schema_load makes
+ * them in a fixed order for a given document and library version, so code
+ * generated from a document (`desert gen-c`) finds its types again by
+ * index (and checks what it finds). */
+DESERT_API size_t desert_type_set_count(const desert_type_set *s);
+DESERT_API const desert_type *desert_type_set_at(const desert_type_set *s, size_t i);
 /* The set's value arena: default values stored in types should live here. */
 typedef struct desert_value_arena desert_value_arena;
 DESERT_API desert_value_arena *desert_type_set_arena(desert_type_set *s);

@@ -266,6 +266,12 @@ void *desert_type_set_alloc(desert_type_set *s, size_t size, size_t align) {
   return p;
 }
 
+size_t desert_type_set_count(const desert_type_set *s) { return s ? s->count : 0; }
+
+const desert_type *desert_type_set_at(const desert_type_set *s, size_t i) {
+  return s && i < s->count ? s->nodes[i] : NULL;
+}
+
 char *desert_type_set_strdup(desert_type_set *s, const char *str, size_t len) {
   if (!s || len == SIZE_MAX) return NULL;
   char *p = desert_arena_alloc(&s->values.arena, len + 1, 1);

@@ -470,7 +470,7 @@ static bool emit_defaults(gc_buf *b, const gc_node *n) {
     const desert_type_field *f = &t->u.record.fields[i];
     bool several;
     const desert_value *d = field_default(t, f, &several);
-    if (zero_value(d)) continue;
+    if (zero_value(d) || !defaults_ok(t, f)) continue; /* the latter: gd_d_<T> (direct) */
     if (!any)
       gc_printf(b, "static void cs_d_%s(void *obj, size_t index) {\n  %s *o = (%s *)obj;\n"
                    "  switch (index) {\n",

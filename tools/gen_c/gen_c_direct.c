@@ -214,8 +214,6 @@ static bool node_direct(const gc_model *m, const gc_node *n, const char **why) {
   default: /* RECORD */
     for (size_t i = 0; i < t->u.record.field_count; i++) {
       const desert_type_field *f = &t->u.record.fields[i];
-      if (!gc_cstruct_defaults_ok(t, f))
-        return (*why = "a field default that is not a constant of a built-in type"), false;
       if (!(f->flags & DESERT_FIELD_TRANSIENT) && !value_direct(m, n, f->type, 0, why))
         return false;
     }
@@ -242,6 +240,18 @@ void gc_direct_analyse(const gc_model *m) {
       }
     }
   }
+}
+
+bool gc_direct_runtime_default(const gc_node *n, size_t i) {
+  if (n->kind != GC_STRUCT || n->t->kind != DESERT_TYPE_RECORD || !n->direct) return false;
+  return !gc_cstruct_defaults_ok(n->t, &n->t->u.record.fields[i]);
+}
+
+bool gc_direct_needs_runtime_defaults(const gc_node *n) {
+  if (n->kind != GC_STRUCT || n->t->kind != DESERT_TYPE_RECORD) return false;
+  for (size_t i = 0; i < n->t->u.record.field_count; i++)
+    if (gc_direct_runtime_default(n, i)) return true;
+  return false;
 }
 
 /* The type a public node stands for (an alias: the type it names). */
@@ -792,18 +802,25 @@ static void emit_struct(dx *x, gc_buf *out, const gc_node *n, bool dec) {
     const char *flag = entry || tuple ? NULL : n->flags[i];
     char *e = xs(x, "o->%s", entry ? (i ? "value" : "key") : n->members[i]);
     bool has_default = gc_cstruct_has_default(n, i);
+    bool runtime_default = gc_direct_runtime_default(n, i);
     if (dec) {
       line(x, 1, "if (desert_record_read_field(&rr, %zu, &a)) goto end;", i);
       if (flags & DESERT_FIELD_TRANSIENT) {
         /* never read: only its transient default, if not zero */
-        if (has_default) line(x, 1, "if (a != DESERT_FIELD_NONE) cs_d_%s(o, %zu);", n->name, i);
+        if (runtime_default)
+          line(x, 1, "if (a != DESERT_FIELD_NONE && gd_d_%s(r, o, %zu)) goto end;", n->name, i);
+        else if (has_default)
+          line(x, 1, "if (a != DESERT_FIELD_NONE) cs_d_%s(o, %zu);", n->name, i);
         xfree(e);
         continue;
       }
       line(x, 1, "if (a == DESERT_FIELD_READ) {");
       if ((flags & DESERT_FIELD_OPTIONAL) && flag) line(x, 2, "o->%s = true;", flag);
       value(x, n, ft, e, true, 0, 2);
-      if (has_default) {
+      if (runtime_default) {
+        line(x, 1, "} else if (a != DESERT_FIELD_NONE) {");
+        line(x, 2, "if (gd_d_%s(r, o, %zu)) goto end;", n->name, i);
+      } else if (has_default) {
         line(x, 1, "} else if (a != DESERT_FIELD_NONE) {");
         line(x, 2, "cs_d_%s(o, %zu);", n->name, i);
       }
@@ -951,7 +968,22 @@ void gc_direct_emit(const gc_model *m, gc_buf *out) {
             "/* BigInt 0 as a block: the writers take at least one byte. */\n"
             "GC_UNUSED static const uint8_t gc_bigint_zero = 0;\n"
             "/* The record of an enum case without fields (the byte 00). */\n"
-            "GC_UNUSED static const desert_record_desc gc_empty_record = {NULL, NULL, 0, NULL, 0};\n\n");
+            "GC_UNUSED static const desert_record_desc gc_empty_record = {NULL, NULL, 0, NULL, 0};\n"
+            "/* The default the runtime codec fills into field i of record type rt:\n"
+            " * the transient default, else the last FieldAdded step's (NULL: none). */\n"
+            "GC_UNUSED static const desert_value *gc_default_of(const desert_type *rt, size_t i) {\n"
+            "  const desert_type_field *f = &rt->u.record.fields[i];\n"
+            "  if (f->flags & DESERT_FIELD_TRANSIENT) return f->transient_default;\n"
+            "  const desert_value *d = NULL;\n"
+            "  for (size_t k = 0; k < rt->u.record.step_count; k++) {\n"
+            "    const desert_type_step *s = &rt->u.record.steps[k];\n"
+            "    if (s->kind == DESERT_STEP_FIELD_ADDED && strcmp(s->field, f->name) == 0)\n"
+            "      d = s->default_value;\n"
+            "  }\n  return d;\n}\n\n");
+  for (size_t i = 0; i < m->count; i++)
+    if (gc_direct_needs_runtime_defaults(m->nodes[i]))
+      gc_printf(out, "static desert_status gd_d_%s(desert_reader *r, %s *out, size_t index);\n",
+                m->nodes[i]->name, m->nodes[i]->name);
   for (size_t i = 0; i < m->count; i++) {
     const gc_node *n = m->nodes[i];
     if (!n->direct) continue;

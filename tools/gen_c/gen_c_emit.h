@@ -39,6 +39,11 @@ bool gc_cstruct_defaults_ok(const desert_type *rec, const desert_type_field *f);
 void gc_direct_analyse(const gc_model *m);
 /* Public node n gets gpw_<i> / gpr_<i> (its whole value on the direct path). */
 bool gc_direct_public(const gc_model *m, const gc_node *n);
+/* Field i of the direct record n has a default the constant callback
+ * cs_d_<T> cannot assign: the direct code converts the runtime's default
+ * value (gd_d_<T>, emitted by gen_c_source.c). */
+bool gc_direct_runtime_default(const gc_node *n, size_t i);
+bool gc_direct_needs_runtime_defaults(const gc_node *n);
 /* NULL when gc_direct_public(m, n), else why not (a static string). */
 const char *gc_direct_why(const gc_model *m, const gc_node *n);
 /* The direct functions (after the descriptors, which they use). */

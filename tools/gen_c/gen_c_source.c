@@ -446,6 +446,77 @@ static void emit_publics(gen *g) {
   }
 }
 
+/* The type set index of record node n's type in the loaded runtime
+ * document, SIZE_MAX when it is not there. */
+static size_t runtime_index(const gc_model *m, const gc_node *n) {
+  size_t count = desert_type_set_count(m->schema->set);
+  for (size_t k = 0; k < count; k++)
+    if (desert_type_set_at(m->schema->set, k) == n->t) return k;
+  return SIZE_MAX;
+}
+
+/* gd_d_<T>(r, o, index): field `index` of the direct record T gets the
+ * default the runtime codec fills in (gc_default_of on the record's
+ * runtime type, found again at load by its type set index), converted as
+ * the value-tree path converts it, with memory from the reader. For the
+ * defaults the constant callback cs_d_<T> cannot assign. */
+static void emit_defaults_fns(gen *g) {
+  const gc_model *m = g->m;
+  for (size_t k = 0; k < m->count; k++) {
+    const gc_node *n = m->nodes[k];
+    if (!gc_direct_needs_runtime_defaults(n)) continue;
+    const desert_type *t = n->t;
+    gc_printf(g->b,
+              "\n/* %s: its runtime type (gc_resolve_defaults) and its non-constant defaults */\n"
+              "static const desert_type *gd_rt_%s;\n"
+              "static desert_status gd_d_%s(desert_reader *r, %s *out, size_t index) {\n"
+              "  gc_dec cc = {gc_reader_alloc, r};\n  gc_dec *c = &cc;\n"
+              "  const desert_value *v = gc_default_of(gd_rt_%s, index);\n"
+              "  desert_status st = DESERT_OK;\n"
+              "  if (!v) return desert_reader_fail(r, DESERT_E_FIELD_MISSING, desert_reader_offset(r));\n"
+              "  switch (index) {\n",
+              n->name, n->name, n->name, n->name, n->name);
+    for (size_t i = 0; i < t->u.record.field_count; i++) {
+      if (!gc_direct_runtime_default(n, i)) continue;
+      const desert_type_field *f = &t->u.record.fields[i];
+      char e[600];
+      snprintf(e, sizeof e, "out->%s", n->members[i]);
+      gc_printf(g->b, "  case %zu:\n", i);
+      if (n->flags[i]) {
+        gc_printf(g->b, "    if (v->kind == DESERT_VALUE_SOME) {\n      out->%s = true;\n",
+                  n->flags[i]);
+        gc_printf(g->b, "      st = ");
+        dec_expr(g, n, f->type, "v->as.child", e);
+        gc_printf(g->b, ";\n    }\n    break;\n");
+      } else {
+        gc_printf(g->b, "    st = ");
+        dec_expr(g, n, f->type, "v", e);
+        gc_printf(g->b, ";\n    break;\n");
+      }
+    }
+    gc_printf(g->b, "  default:\n    break;\n  }\n"
+                    "  (void)c;\n"
+                    "  if (st) desert_reader_fail(r, st, desert_reader_offset(r));\n"
+                    "  return st;\n}\n");
+  }
+  /* Finds each such record's runtime type again (P_init); a document that
+   * loads differently keeps the public types off the direct path. */
+  gc_printf(g->b, "\nstatic void gc_resolve_defaults(const desert_schema *s) {\n"
+                  "  const desert_type *t = NULL;\n  (void)s;\n  (void)t;\n");
+  for (size_t k = 0; k < m->count; k++) {
+    const gc_node *n = m->nodes[k];
+    if (!gc_direct_needs_runtime_defaults(n)) continue;
+    size_t idx = runtime_index(m, n);
+    gc_printf(g->b,
+              "  t = desert_type_set_at(s->set, %zu);\n"
+              "  if (t && t->kind == DESERT_TYPE_RECORD && t->u.record.field_count == %zu)\n"
+              "    gd_rt_%s = t;\n  else\n    gc_plans_ok = false;\n",
+              idx == SIZE_MAX ? (size_t)0 : idx, n->t->u.record.field_count, n->name);
+    if (idx == SIZE_MAX) gc_printf(g->b, "  gc_plans_ok = false; /* not found at generation */\n");
+  }
+  gc_printf(g->b, "}\n");
+}
+
 static void emit_init(gen *g) {
   const gc_model *m = g->m;
   const char *P = m->prefix;
@@ -501,6 +572,7 @@ static void emit_init(gen *g) {
             "    gc_types[i] = el[i + 1 < sizeof gc_types / sizeof gc_types[0] ? i + 1 : 0];\n"
             "  gc_doc_ = doc;\n  gc_canon_ = canon;\n  gc_arena_ = a;\n  gc_schema_ = s;\n"
             "  gc_prepare_plans();\n"
+            "  gc_resolve_defaults(s);\n"
             "  gc_check_fast();\n"
             "  return DESERT_OK;\n}\n\n"
             "/* 0: not loaded, 1: a thread is loading, 2: loaded. The first caller\n"
@@ -548,6 +620,7 @@ bool gc_emit_source(const gc_model *m, gc_buf *out) {
               n->name, n->name);
   }
   for (size_t i = 0; i < m->count; i++) emit_conversions(&g, m->nodes[i]);
+  emit_defaults_fns(&g);
   emit_init(&g);
   emit_publics(&g);
 
