@@ -4,12 +4,23 @@
 sends an encode request under SCHEMA, then decode requests for the
 reference bytes, every 3rd prefix of them and a changed byte at every 2nd
 position, to both testees, and requires the very same response lines
-(bytes, values, error kinds, messages and offsets). Exit 0 when all match.
+(bytes, values, error kinds, messages and offsets; with DESERT_GEN_C_NO_LIMITS
+set, the generated code's direct path, everything but the messages, which
+carry no value path there). Exit 0 when all match.
 
   differential.py SCHEMA VALUES REFERENCE_TESTEE GENERATED_TESTEE"""
 import json
+import os
 import subprocess
 import sys
+
+
+def without_message(line):
+    """A response line with its error message left out."""
+    r = json.loads(line)
+    if "error" in r:
+        r["error"].pop("message", None)
+    return json.dumps(r, sort_keys=True)
 
 
 def run(testee, lines):
@@ -36,7 +47,12 @@ def main():
                 for k, c in enumerate(cases)]
     lines = enc + dec
     want, got = ref_enc + run(ref, dec), run(gen, lines)
-    bad = [(l, w, g) for l, w, g in zip(lines, want, got) if w != g]
+    # Without codec limits (DESERT_GEN_C_NO_LIMITS) the generated code runs
+    # its direct path, which reports an error's kind and offset but no value
+    # path: compare everything else exactly.
+    fast = os.environ.get("DESERT_GEN_C_NO_LIMITS", "") not in ("", "0")
+    bad = [(l, w, g) for l, w, g in zip(lines, want, got)
+           if (without_message(w) != without_message(g) if fast else w != g)]
     if len(want) != len(got):
         bad.append(("(count)", str(len(want)), str(len(got))))
     for l, w, g in bad[:5]:

@@ -152,28 +152,28 @@ static bool is_fn_node(const gc_node *n) {
           (n->t->kind == DESERT_TYPE_RECORD || n->t->kind == DESERT_TYPE_TUPLE || is_enum(n)));
 }
 
+/* Lists, sets, maps, options, eithers and tries: emitted inline where they
+ * occur, and also as functions of their own for where they recur through a
+ * pointer or nest deeper than GC_VALUE_DEPTH. */
+static bool is_holder(const gc_node *n) {
+  if (n->kind != GC_STRUCT) return false;
+  switch (n->t->kind) {
+  case DESERT_TYPE_LIST: case DESERT_TYPE_SET: case DESERT_TYPE_MAP: case DESERT_TYPE_OPTION:
+  case DESERT_TYPE_EITHER: case DESERT_TYPE_TRY:
+    return true;
+  default:
+    return false;
+  }
+}
+
 /* ---- which nodes get direct functions ------------------------------------------------ */
 
-/* A value of type t inside a function of node owner (NULL: a list element
- * or a public type's top level) that the direct code can carry, given the
- * current verdicts of the function nodes. */
 static bool value_direct(const gc_model *m, const gc_node *owner, const desert_type *t,
-                         unsigned vd, const char **why) {
-  t = gc_skip_transparent(t);
-  const desert_type *c = desert_type_resolve(t);
-  if (!c) return (*why = "an unresolved type"), false;
-  if (gc_builtin_ctype(c->kind))
-    return builtin_direct(c) || ((*why = "a built-in type without a direct call"), false);
-  gc_node *s = gc_model_struct_of(m, t);
-  if (!s) return (*why = "a type without a C struct"), false;
-  if (is_fn_node(s)) {
-    if (!s->direct) *why = s->why;
-    return s->direct;
-  }
-  if (owner && gc_model_is_pointer(m, owner, t))
-    return (*why = "a recursive reference to a list, option or alternative"), false;
-  if (vd >= GC_VALUE_DEPTH)
-    return (*why = "lists, options or alternatives nested too deep without a record"), false;
+                         unsigned vd, const char **why);
+
+/* What holder s holds, inline at holder depth vd. */
+static bool holder_contents_direct(const gc_model *m, const gc_node *s, unsigned vd,
+                                   const char **why) {
   const desert_type *st = s->t;
   switch (st->kind) {
   case DESERT_TYPE_MAP:
@@ -193,8 +193,33 @@ static bool value_direct(const gc_model *m, const gc_node *owner, const desert_t
   }
 }
 
+/* A value of type t inside a function of node owner (NULL: a list element
+ * or a public type's top level) that the direct code can carry, given the
+ * current verdicts of the function nodes. */
+static bool value_direct(const gc_model *m, const gc_node *owner, const desert_type *t,
+                         unsigned vd, const char **why) {
+  t = gc_skip_transparent(t);
+  const desert_type *c = desert_type_resolve(t);
+  if (!c) return (*why = "an unresolved type"), false;
+  if (gc_builtin_ctype(c->kind))
+    return builtin_direct(c) || ((*why = "a built-in type without a direct call"), false);
+  gc_node *s = gc_model_struct_of(m, t);
+  if (!s) return (*why = "a type without a C struct"), false;
+  if (is_fn_node(s)) {
+    if (!s->direct) *why = s->why;
+    return s->direct;
+  }
+  if ((owner && gc_model_is_pointer(m, owner, t)) || vd >= GC_VALUE_DEPTH) {
+    /* through the holder's own functions */
+    if (!s->direct) *why = s->why;
+    return s->direct;
+  }
+  return holder_contents_direct(m, s, vd, why);
+}
+
 static bool node_direct(const gc_model *m, const gc_node *n, const char **why) {
   const desert_type *t = n->t;
+  if (is_holder(n)) return holder_contents_direct(m, n, 0, why);
   if (n->kind == GC_ENTRY)
     return value_direct(m, n, t->u.coll.element, 0, why) &&
            value_direct(m, n, t->u.coll.value, 0, why);
@@ -225,8 +250,8 @@ void gc_direct_analyse(const gc_model *m) {
   /* Greatest fixpoint: assume every function node direct (recursion), then
    * drop the ones holding something that is not, until nothing changes. */
   for (size_t i = 0; i < m->count; i++) {
-    m->nodes[i]->direct = is_fn_node(m->nodes[i]);
-    m->nodes[i]->why = m->nodes[i]->direct ? NULL : "not a record, tuple, map entry or enum";
+    m->nodes[i]->direct = is_fn_node(m->nodes[i]) || is_holder(m->nodes[i]);
+    m->nodes[i]->why = m->nodes[i]->direct ? NULL : "an alias";
   }
   for (bool changed = true; changed;) {
     changed = false;
@@ -725,7 +750,7 @@ static void value(dx *x, const gc_node *owner, const desert_type *t, const char 
     line(x, d, "}");
     return;
   }
-  if (is_fn_node(s)) {
+  if (is_fn_node(s) || lvl >= GC_VALUE_DEPTH) { /* the latter: a holder's own function */
     char *a = xs(x, "&%s", e);
     call_fn(x, s, a, dec, lvl, d);
     xfree(a);
@@ -934,6 +959,26 @@ static void emit_enum(dx *x, gc_buf *out, const gc_node *n, bool dec) {
   finish(out, &body, "  return desert_writer_status(w);\n");
 }
 
+/* gw_<H> / gr_<H> of a holder entered at depth dp1 (>= 1): its contents as
+ * they are emitted inline, one level below. */
+static void emit_holder(dx *x, gc_buf *out, const gc_node *n, bool dec) {
+  gc_buf body = {0};
+  gc_printf(out,
+            "static desert_status g%s_%s(desert_%s *%s, %s%s *o, unsigned dp1) {\n"
+            "  const unsigned dp = dp1 - 1u; /* the depth the holder was entered from */\n"
+            "  (void)dp;\n",
+            dec ? "r" : "w", n->name, dec ? "reader" : "writer", dec ? "r" : "w", dec ? "" : "const ",
+            n->name);
+  use_body(x, &body);
+  if (n->t->kind == DESERT_TYPE_LIST || n->t->kind == DESERT_TYPE_SET ||
+      n->t->kind == DESERT_TYPE_MAP)
+    list(x, n, "(*o)", dec, 0, 1);
+  else
+    alternative(x, n, "(*o)", dec, 0, 1);
+  finish(out, &body, dec ? "  return desert_reader_status(r);\n"
+                            : "  return desert_writer_status(w);\n");
+}
+
 /* gpw_<i> / gpr_<i>: public type i at the top level (depth 0), for
  * aliases of built-ins and of holders as much as for the function nodes. */
 static void emit_public(dx *x, gc_buf *out, size_t i, const gc_node *n, bool dec) {
@@ -1002,6 +1047,8 @@ void gc_direct_emit(const gc_model *m, gc_buf *out) {
     for (int dec = 0; dec < 2; dec++) {
       if (is_enum(n))
         emit_enum(&x, out, n, dec);
+      else if (is_holder(n))
+        emit_holder(&x, out, n, dec);
       else
         emit_struct(&x, out, n, dec);
     }

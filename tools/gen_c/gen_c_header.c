@@ -271,14 +271,17 @@ bool gc_emit_header(const gc_model *m, gc_buf *b) {
               "desert_status %s_encode_%s_ex(desert_writer *w, const %s *value,\n"
               "    const desert_codec_limits *limits, desert_type_error *err);\n"
               "/* Reads one value at the reader's position (after desert_reader_begin) into\n"
-              " * *out (zeroed first): statuses and error offsets of desert_type_decode\n"
-              " * (or of desert_cstruct_decode on the fast path, which match them). */\n"
+              " * *out (zeroed first): statuses and error offsets of desert_type_decode.\n"
+              " * The fast path (generated direct code, %s_%s_fast()) gives the same\n"
+              " * status and offset; the _ex form's desert_type_error gets a value path and\n"
+              " * a message only from the runtime path, which any limits select. */\n"
               "desert_status %s_decode_%s(desert_reader *r, %s *out);\n"
               "desert_status %s_decode_%s_ex(desert_reader *r, %s *out,\n"
               "    const desert_codec_limits *limits, desert_type_error *err);\n"
               "/* True when %s_encode_%s / _decode_%s (and the _ex forms without limits)\n"
-              " * run the fast path (generated direct calls or a C-struct descriptor on\n"
-              " * prepared record plans), else the runtime type codec on a value tree. */\n"
+              " * run the fast path (straight-line generated code: constructor ids fixed,\n"
+              " * prepared record plans, no allocation but the decoded data), else the\n"
+              " * runtime type codec on a value tree. */\n"
               "bool %s_%s_fast(void);\n"
               "/* The runtime type (desert_type_decode, desert_json_write_value...); NULL if\n"
               " * the schema cannot be loaded. */\n"
@@ -289,7 +292,7 @@ bool gc_emit_header(const gc_model *m, gc_buf *b) {
               " * copied strings live in `arena`. Failures as desert_json_to_value. */\n"
               "desert_status %s_%s_from_json(const desert_json *json, desert_value_arena *arena,\n"
               "    %s *out, desert_json_error *err);\n",
-              P, s, N, P, s, N, P, s, N, P, s, N, P, s, s, P, s, P, s, P, s, N, P, s, N);
+              P, s, N, P, s, N, P, s, P, s, N, P, s, N, P, s, s, P, s, P, s, P, s, N, P, s, N);
   }
   gc_printf(b, "\n#ifdef __cplusplus\n}\n#endif\n#endif\n");
   return !b->failed;
