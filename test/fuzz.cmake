@@ -43,6 +43,13 @@ set(DESERT_FUZZ_GEN_C_SCHEMAS
 if(EXISTS ${DESERT_GOLDEN_DIR}/dataset1.schema.json)
   list(APPEND DESERT_FUZZ_GEN_C_SCHEMAS ${DESERT_GOLDEN_DIR}/dataset1.schema.json)
 endif()
+# desert-rust's benchmark models: sum types with a recursive Value enum of
+# transparent cases, evolution steps (indices 10-12 when dataset1 is there,
+# as the seeds assume).
+list(APPEND DESERT_FUZZ_GEN_C_SCHEMAS
+  ${PROJECT_SOURCE_DIR}/golden/oplog_list.schema.json
+  ${PROJECT_SOURCE_DIR}/golden/golem_oplog_list.schema.json
+  ${PROJECT_SOURCE_DIR}/golden/evolution_stress.schema.json)
 if(TARGET desert_json)
   set(_fz_gen_clang FALSE)
   if(DESERT_BUILD_FUZZERS AND CMAKE_C_COMPILER_ID MATCHES "Clang")

@@ -4,11 +4,12 @@
  * runtime path (desert_type_decode under the same document, P_root_type()).
  * The documents (test/fuzz.cmake, prefix fgc_, table gen_c_fuzz_table.h):
  * golden/ collections, compressed, enums, evolution, evolution.v0,
- * options_scala, primitives, strings, time and desert-scala's
- * dataset1.schema.json — records with every evolution step, enums in both id
- * orders with transient cases, both collection forms, maps, options,
- * either/try, recursion, compressed blocks, dedup strings, dates, big
- * numbers, Scala options.
+ * options_scala, primitives, strings, time, desert-scala's
+ * dataset1.schema.json and desert-rust's benchmark models (oplog_list,
+ * golem_oplog_list, evolution_stress) — records with every evolution step,
+ * enums in both id orders with transient and transparent cases, recursive
+ * sum types, both collection forms, maps, options, either/try, recursion,
+ * compressed blocks, dedup strings, dates, big numbers, Scala options.
  * SPDX-License-Identifier: MIT
  *
  * Input: byte 0 picks the schema (mod the count), byte 1 the options
