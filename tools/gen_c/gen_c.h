@@ -149,6 +149,9 @@ void gc_canonical_json(gc_buf *b, const desert_json *j);
 /* s[0..n) as the elements of a C array of string literals (each below 4095
  * characters), split into lines of at most ~76 columns. */
 void gc_c_string(gc_buf *b, const char *s, size_t n, const char *indent);
+/* The same as the elements of a C array of string literals, one per line
+ * (for texts gc_join puts together again). */
+void gc_c_string_array(gc_buf *b, const char *s, size_t n, const char *indent);
 
 /* ---- emitters -------------------------------------------------------------------------------- */
 

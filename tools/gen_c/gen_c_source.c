@@ -635,10 +635,10 @@ bool gc_emit_source(const gc_model *m, gc_buf *out) {
   gc_printf(out, "/* The schema document, with a tuple of the root and every definition as its\n"
                  " * root (element 0 the root, then the definitions). */\n"
                  "static const char *const gc_doc_parts[] = {\n");
-  gc_c_string(out, m->runtime_doc, strlen(m->runtime_doc), "    ");
+  gc_c_string_array(out, m->runtime_doc, strlen(m->runtime_doc), "    ");
   gc_printf(out, "};\n/* The document as the schema file has it, as canonical JSON. */\n"
                  "static const char *const gc_canon_parts[] = {\n");
-  gc_c_string(out, m->canonical, strlen(m->canonical), "    ");
+  gc_c_string_array(out, m->canonical, strlen(m->canonical), "    ");
   gc_printf(out,
             "};\n\nstatic desert_schema *gc_schema_;\nstatic desert_value_arena *gc_arena_;\n"
             "static char *gc_doc_, *gc_canon_;\n"

@@ -120,7 +120,9 @@ void gc_canonical_json(gc_buf *out, const desert_json *j) {
   desert_json_buf_free(&b);
 }
 
-void gc_c_string(gc_buf *b, const char *s, size_t n, const char *indent) {
+/* s as C string literals of about 72 columns a line: one literal continued
+ * over lines (array false), or one array element per line (array true). */
+static void c_literals(gc_buf *b, const char *s, size_t n, const char *indent, bool array) {
   size_t col = 0, piece = 0;
   gc_printf(b, "%s\"", indent);
   for (size_t i = 0; i < n; i++) {
@@ -129,7 +131,7 @@ void gc_c_string(gc_buf *b, const char *s, size_t n, const char *indent) {
       /* A new array element every ~2000 characters: ISO C only promises
        * string literals of 4095 characters (-Woverlength-strings). */
       piece += col;
-      gc_printf(b, piece >= 2000 ? "\",\n%s\"" : "\"\n%s\"", indent);
+      gc_printf(b, array || piece >= 2000 ? "\",\n%s\"" : "\"\n%s\"", indent);
       if (piece >= 2000) piece = 0;
       col = 0;
     }
@@ -148,4 +150,14 @@ void gc_c_string(gc_buf *b, const char *s, size_t n, const char *indent) {
     }
   }
   gc_put(b, "\"", 1);
+}
+
+void gc_c_string(gc_buf *b, const char *s, size_t n, const char *indent) {
+  c_literals(b, s, n, indent, false);
+}
+
+void gc_c_string_array(gc_buf *b, const char *s, size_t n, const char *indent) {
+  /* no element made of concatenated literals: clang's -Wstring-concatenation
+   * takes one among unconcatenated ones for a missing comma */
+  c_literals(b, s, n, indent, true);
 }
