@@ -7,6 +7,8 @@
 #    BadSchema cannot be generated: gen_c_bad_schemas checks them);
 #  * gen_c_public_fast: the same without codec limits, so that records and
 #    tuples run through their generated C-struct descriptors;
+#  * test_gen_c_oneshot: P_T_decode / P_T_encode / P_T_encode_alloc and the
+#    P_T_INIT macros on the oplog model (test/gen_c/test_gen_c_oneshot.c);
 #  * gen_c_all_fast: every public type of those documents runs the direct
 #    path of generated code (test/scripts/gen_c_all_fast.cmake);
 #  * gen_c_examples: the same testee plays SCHEMA.md part 4 (offsets compared);
@@ -103,6 +105,20 @@ if(EXISTS ${_gc_cases} AND EXISTS ${_gc_spec})
       -DTESTEE=$<TARGET_FILE:desert_conformance> "-DSCHEMAS=${GEN_C_BAD_SCHEMAS}" -DWORK=${CMAKE_CURRENT_BINARY_DIR}/gen_c_bad_out
       -P ${CMAKE_CURRENT_SOURCE_DIR}/gen_c/bad_schemas.cmake)
   set_tests_properties(gen_c_bad_schemas PROPERTIES LABELS "gen_c" TIMEOUT 60)
+endif()
+
+# The one-shot functions and P_T_INIT macros on desert-rust's oplog model:
+# decoded values outlive the call (under ASan, stack use after return is
+# detected), many messages share one arena, encoders report sizes.
+if(TARGET desert_json)
+  add_executable(test_gen_c_oneshot ${CMAKE_CURRENT_SOURCE_DIR}/gen_c/test_gen_c_oneshot.c)
+  desert_generate_c(TARGET test_gen_c_oneshot SCHEMAS ${PROJECT_SOURCE_DIR}/golden/oplog_list.schema.json
+    PREFIX os OUTPUT_DIR ${CMAKE_CURRENT_BINARY_DIR}/gen_c_oneshot_src)
+  target_link_libraries(test_gen_c_oneshot PRIVATE desert_warnings desert_sanitize)
+  add_test(NAME test_gen_c_oneshot COMMAND test_gen_c_oneshot ${PROJECT_SOURCE_DIR}/golden)
+  set_tests_properties(test_gen_c_oneshot PROPERTIES LABELS "gen_c" TIMEOUT 120
+    ENVIRONMENT "ASAN_OPTIONS=detect_stack_use_after_return=1"
+    PASS_REGULAR_EXPRESSION "test_gen_c_oneshot: all [0-9]+ checks passed")
 endif()
 
 if(EXISTS ${_gc_golden}/dataset1.schema.json)

@@ -311,6 +311,87 @@ static const gc_node *fast_node(const gc_model *m, const gc_node *n) {
   return f && gc_cstruct_has(m, f) ? f : NULL;
 }
 
+/* The one-shot functions of public type i (P_T_decode, P_T_encode,
+ * P_T_encode_alloc): a reader or writer in stack storage with the
+ * document's options around P_decode_T / P_encode_T, so ownership is the
+ * caller's: decoded memory in the arena it passes, encoded bytes in its
+ * buffer or a malloc'ed one. */
+static void emit_oneshot(gen *g, size_t i, const gc_node *n) {
+  const char *P = g->m->prefix, *s = gc_public_suffix(g->m, n), *N = n->name;
+  (void)i;
+  gc_printf(g->b,
+            "\ndesert_status %s_%s_decode(const void *data, size_t len, desert_decode_arena *arena,\n"
+            "    %s *out, size_t *used) {\n"
+            "  static const uint8_t none[1] = {0};\n"
+            "  if (used) *used = 0;\n"
+            "  if (!arena || !out || (!data && len)) return DESERT_E_ARGUMENT;\n"
+            "  desert_status st = %s_init();\n"
+            "  if (st) return st;\n"
+            "  desert_options o;\n"
+            "  desert_schema_options_apply(&gc_schema_->options, NULL, &o);\n"
+            "  desert_reader_storage rs;\n"
+            "  desert_reader *r;\n"
+            "  st = desert_reader_init(&rs, sizeof rs, &o, &r);\n"
+            "  if (st) return st;\n"
+            "  desert_reader_set_output_arena(r, arena);\n"
+            "  st = desert_reader_begin(r, data ? data : none, len);\n"
+            "  if (!st) st = %s_decode_%s(r, out);\n"
+            "  size_t at = desert_reader_offset(r);\n"
+            "  if (!st && !used && at != len) st = DESERT_E_DESERIALIZATION; /* bytes after the value */\n"
+            "  if (!st && used) *used = at;\n"
+            "  desert_reader_free(r);\n"
+            "  return st;\n}\n\n",
+            P, s, N, P, P, s);
+  gc_printf(g->b,
+            "/* A writer in stack storage with the document's options, into buf[0..cap)\n"
+            " * or, buf NULL, counting only. */\n"
+            "static desert_status gc_encode_%zu(const %s *value, void *buf, size_t cap, size_t *len) {\n"
+            "  desert_options o;\n"
+            "  desert_schema_options_apply(&gc_schema_->options, NULL, &o);\n"
+            "  desert_writer_storage ws;\n"
+            "  desert_writer *w;\n"
+            "  desert_status st = desert_writer_init(&ws, sizeof ws, &o, &w);\n"
+            "  if (st) return st;\n"
+            "  if (buf)\n    st = desert_writer_use_buffer(w, buf, cap);\n"
+            "  else\n    desert_writer_count_only(w);\n"
+            "  if (!st) st = %s_encode_%s(w, value);\n"
+            "  if (!st) st = desert_writer_status(w);\n"
+            "  *len = st ? 0 : desert_writer_size(w);\n"
+            "  desert_writer_free(w);\n"
+            "  return st;\n}\n\n",
+            i, N, P, s);
+  gc_printf(g->b,
+            "desert_status %s_%s_encode(const %s *value, void *buf, size_t cap, size_t *len) {\n"
+            "  if (len) *len = 0;\n"
+            "  if (!value || !len || (!buf && cap)) return DESERT_E_ARGUMENT;\n"
+            "  desert_status st = %s_init();\n"
+            "  if (st) return st;\n"
+            "  if (cap) {\n"
+            "    st = gc_encode_%zu(value, buf, cap, len);\n"
+            "    if (st != DESERT_E_DST_TOO_SMALL) return st;\n"
+            "  }\n"
+            "  /* too small (or cap 0): say how much it takes */\n"
+            "  desert_status cs = gc_encode_%zu(value, NULL, 0, len);\n"
+            "  return cs ? cs : DESERT_E_DST_TOO_SMALL;\n}\n\n",
+            P, s, N, P, i, i);
+  gc_printf(g->b,
+            "desert_status %s_%s_encode_alloc(const %s *value, uint8_t **out, size_t *len) {\n"
+            "  if (out) *out = NULL;\n"
+            "  if (len) *len = 0;\n"
+            "  if (!value || !out || !len) return DESERT_E_ARGUMENT;\n"
+            "  desert_status st = %s_init();\n"
+            "  if (st) return st;\n"
+            "  size_t n;\n"
+            "  if ((st = gc_encode_%zu(value, NULL, 0, &n)) != DESERT_OK) return st;\n"
+            "  uint8_t *buf = (uint8_t *)malloc(n ? n : 1);\n"
+            "  if (!buf) return DESERT_E_NOMEM;\n"
+            "  if ((st = gc_encode_%zu(value, buf, n, len)) != DESERT_OK) {\n"
+            "    free(buf);\n    *len = 0;\n    return st;\n  }\n"
+            "  *out = buf;\n"
+            "  return DESERT_OK;\n}\n",
+            P, s, N, P, i, i);
+}
+
 static void emit_publics(gen *g) {
   const gc_model *m = g->m;
   const char *P = m->prefix;
@@ -443,6 +524,7 @@ static void emit_publics(gen *g) {
               "  }\n"
               "  return st;\n}\n",
               P, s, N, P, i, N);
+    emit_oneshot(g, i, n);
   }
 }
 
