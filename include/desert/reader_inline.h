@@ -208,6 +208,20 @@ static inline desert_status desert_read_string_inline(desert_reader *r, desert_s
   return desert_read_string(r, out);
 }
 
+/* ---- collections (FORMAT.md §5.2) ------------------------------------------------
+ * desert_read_seq_next_inline: the next element of a known-size collection
+ * inline (a count test); the unknown-size form's markers, and any reader
+ * with an error, are the exported function's. */
+static inline bool desert_read_seq_next_inline(desert_reader *r, desert_seq *seq) {
+  const desert_reader_fast *f = (const desert_reader_fast *)(const void *)r;
+  if (DESERT_FAST_LIKELY_(f->status == DESERT_OK && seq->known)) {
+    if (seq->index >= seq->count) return false;
+    seq->index++;
+    return true;
+  }
+  return desert_read_seq_next(r, seq);
+}
+
 #ifdef __cplusplus
 }
 #endif

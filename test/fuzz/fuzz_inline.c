@@ -3,6 +3,9 @@
  * functions they stand for, on readers and writers in caller storage.
  * SPDX-License-Identifier: MIT
  *
+ * Also the inline enum-by-id calls of record.h and
+ * desert_read_seq_next_inline, as item kinds of their own.
+ *
  * Input: byte 0 = option flags (fz_flags_from; bit 4: max_length 5, which
  * puts the inline string limit below 63), byte 1 = writer mode (bits 0-1:
  * heap vs storage growable, fixed buffers, size-only; bits 2-7: the fixed
@@ -54,6 +57,8 @@ enum {
   K_EITHER,
   K_TRY,
   K_STRING,
+  K_ENUM,  /* enum header by id (record.h's inline forms): begin, then end */
+  K_SEQ,   /* a collection of u8 through desert_read_seq_next(_inline) */
   K_DEDUP, /* DeduplicatedString: no inline form; both sides call the
             * exported function, whose table entries make the next message
             * boundary take the exported reset / begin */
@@ -76,6 +81,15 @@ typedef union value_bits {
   double f64;
   bool b;
 } value_bits;
+
+/* Enum ids written and read: both sides of 128 (one- and two-byte varints). */
+#define ENUM_IDS 200u
+/* A written collection: x % 5 elements, element i = byte i of x. */
+static uint64_t seq_bits(uint64_t x) {
+  uint64_t h = 0;
+  for (unsigned i = 0; i < x % 5; i++) h = h * 31u + ((x >> (8 * i)) & 0xffu);
+  return h;
+}
 
 /* The value write_item writes for input word x, as read_item reports it. */
 static uint64_t written_bits(int kind, uint64_t x) {
@@ -114,6 +128,12 @@ static uint64_t written_bits(int kind, uint64_t x) {
     break;
   case K_F64:
     memcpy(&v.f64, &x, 8);
+    break;
+  case K_ENUM:
+    v.u32 = x32 % ENUM_IDS;
+    break;
+  case K_SEQ:
+    v.u64 = seq_bits(x);
     break;
   default:
     v.b = (x & 1u) != 0;
@@ -188,6 +208,24 @@ static got read_item(desert_reader *r, int kind, bool inl) {
   case K_DEDUP:
     g.st = desert_read_dedup_string(r, &g.s);
     break;
+  case K_ENUM:
+    g.st = inl ? desert_enum_read_begin_id_inline(r, ENUM_IDS, &v.u32)
+               : desert_enum_read_begin_id(r, ENUM_IDS, &v.u32);
+    if (!g.st) g.st = inl ? desert_enum_read_end_id_inline(r) : desert_enum_read_end_id(r);
+    break;
+  case K_SEQ: {
+    desert_seq sq;
+    g.st = desert_read_seq_begin(r, &sq);
+    for (unsigned k = 0; !g.st && k < 8 &&
+                         (inl ? desert_read_seq_next_inline(r, &sq) : desert_read_seq_next(r, &sq));
+         k++) {
+      uint8_t b = 0;
+      g.st = inl ? desert_read_u8_inline(r, &b) : desert_read_u8(r, &b);
+      v.u64 = v.u64 * 31u + b;
+    }
+    if (!g.st) g.st = desert_reader_status(r);
+    break;
+  }
   default:
     g.st = inl ? desert_read_string_inline(r, &g.s) : desert_read_string(r, &g.s);
   }
@@ -312,6 +350,18 @@ static desert_status write_item(desert_writer *w, int kind, fz_in *src, bool inl
     WR(either, b);
   case K_TRY:
     WR(try, b);
+  case K_ENUM:
+    return inl ? desert_enum_write_id_inline(w, x32 % ENUM_IDS)
+               : desert_enum_write_id(w, x32 % ENUM_IDS);
+  case K_SEQ: {
+    desert_status st = inl ? desert_write_count_inline(w, (size_t)(x % 5))
+                           : desert_write_count(w, (size_t)(x % 5));
+    for (unsigned i = 0; !st && i < x % 5; i++) {
+      uint8_t e = (uint8_t)(x >> (8 * i));
+      st = inl ? desert_write_u8_inline(w, e) : desert_write_u8(w, e);
+    }
+    return st;
+  }
   case K_DEDUP: {
     /* short texts, so that repeats (back-references) happen */
     size_t got_n;
@@ -398,7 +448,7 @@ static void write_phase(const desert_options *o, uint8_t mode, const uint8_t *da
   size_t nk = 0, la = 0, lb = 0;
   const uint8_t *db = NULL;
   for (int round = 0; round < 2; round++) {
-    if (round) { /* the same sequence again as a second message */
+    if (round) {                    /* the same sequence again as a second message */
       for (int i = 0; i < 2; i++) { /* the head invariant the inline reset relies on */
         const desert_writer_fast *f = (const desert_writer_fast *)(const void *)p.w[i];
         FZ_CHECK(f->busy != 0 || (f->status == DESERT_OK && f->t == &f->main));

@@ -60,7 +60,8 @@ static desert_status decode_in_frame(const uint8_t *bytes, size_t len, desert_de
 }
 
 /* The value re-encodes to exactly `want` through both encoders. */
-static void check_encodes(const os_root *v, const uint8_t *want, size_t want_len, const char *what) {
+static void check_encodes(const os_root *v, const uint8_t *want, size_t want_len,
+                          const char *what) {
   uint8_t *out = NULL;
   size_t len = 0;
   desert_status st = os_root_encode_alloc(v, &out, &len);
@@ -75,8 +76,8 @@ static void check_encodes(const os_root *v, const uint8_t *want, size_t want_len
   uint8_t *buf = malloc(want_len);
   if (!buf) return;
   st = os_root_encode(v, buf, want_len - 1, &len);
-  CHECK(st == DESERT_E_DST_TOO_SMALL && len == want_len, "%s: one byte short gives %s, %zu",
-        what, desert_status_name(st), len);
+  CHECK(st == DESERT_E_DST_TOO_SMALL && len == want_len, "%s: one byte short gives %s, %zu", what,
+        desert_status_name(st), len);
   st = os_root_encode(v, buf, want_len, &len);
   CHECK(st == DESERT_OK && len == want_len && memcmp(buf, want, len) == 0,
         "%s: exact buffer gives %s, %zu", what, desert_status_name(st), len);
@@ -155,16 +156,15 @@ int main(int argc, char **argv) {
   CHECK(st == DESERT_E_DESERIALIZATION, "trailing byte without used: %s", desert_status_name(st));
   size_t used = 0;
   st = os_root_decode(longer, len + 1, a, &t, &used);
-  CHECK(st == DESERT_OK && used == len, "trailing byte with used: %s, used %zu", desert_status_name(st),
-        used);
+  CHECK(st == DESERT_OK && used == len, "trailing byte with used: %s, used %zu",
+        desert_status_name(st), used);
   st = os_root_decode(bin, len - 1, a, &t, &used);
   CHECK(st == DESERT_E_INPUT_ENDED && used == 0, "cut input: %s", desert_status_name(st));
   CHECK(os_root_decode(bin, len, NULL, &t, NULL) == DESERT_E_ARGUMENT, "NULL arena");
   CHECK(os_root_decode(NULL, 1, a, &t, NULL) == DESERT_E_ARGUMENT, "NULL data with a length");
   CHECK(os_root_encode(&v, NULL, 4, &used) == DESERT_E_ARGUMENT, "NULL buffer with a capacity");
   uint8_t *o = (uint8_t *)1;
-  CHECK(os_root_encode_alloc(NULL, &o, &used) == DESERT_E_ARGUMENT && o == NULL,
-        "NULL value");
+  CHECK(os_root_encode_alloc(NULL, &o, &used) == DESERT_E_ARGUMENT && o == NULL, "NULL value");
 
   free(longer);
   for (size_t i = 0; i < N; i++) free(copies[i]);

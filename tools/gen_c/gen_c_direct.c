@@ -630,7 +630,7 @@ static void list(dx *x, const gc_node *s, const char *e, bool dec, unsigned lvl,
   line(x, d + 1, "c%u = sq%u.count < left ? sq%u.count : left;", k, k, k);
   line(x, d, "}");
   line(x, d, "%s *it%u = NULL;", ct, k);
-  line(x, d, "while (desert_read_seq_next(r, &sq%u)) {", k);
+  line(x, d, "while (desert_read_seq_next_inline(r, &sq%u)) {", k);
   line(x, d + 1, "if (n%u == c%u || !it%u) {", k, k, k);
   line(x, d + 2, "size_t nc = it%u ? c%u * 2 : (c%u ? c%u : 1);", k, k, k, k);
   line(x, d + 2, "if (nc > SIZE_MAX / sizeof(%s)) {", ct);
@@ -909,54 +909,96 @@ static void enum_payload(dx *x, const gc_node *n, size_t i, bool dec, unsigned d
   xfree(e);
 }
 
+/* A case the enum function handles itself: a built-in payload (unit
+ * included) or, when writing, a transient case. The others (records,
+ * holders, cases without fields) go to g?_<T>_rest when both kinds exist,
+ * so the function that every value enters stays small: no callee-saved
+ * registers to push for a U8 of a list of values. */
+static bool leaf_case(const gc_node *n, size_t i, bool dec) {
+  const desert_type_ctor *c = &n->t->u.enumeration.ctors[i];
+  if (c->transient) return !dec;
+  if (!gc_enum_case_has_member(c)) return false;
+  const desert_type *p = desert_type_resolve(c->payload);
+  return p && gc_builtin_ctype(p->kind) != NULL;
+}
+
+/* The cases of enum n for which leaf_case(...) == leaf, as switch arms. */
+static void enum_arms(dx *x, const gc_node *n, bool dec, bool leaf) {
+  const desert_type *t = n->t;
+  for (size_t i = 0; i < t->u.enumeration.count; i++) {
+    const desert_type_ctor *c = &t->u.enumeration.ctors[i];
+    if (leaf_case(n, i, dec) != leaf || (dec && c->transient)) continue;
+    if (dec) {
+      line(x, 1, "case %luu: /* %s */", (unsigned long)case_id(t, i), n->members[i]);
+      line(x, 2, "o->tag = (%s)%zu;", n->tag_type, i);
+    } else {
+      line(x, 1, "case %zuu: /* %s */", i, n->members[i]);
+      if (c->transient) {
+        line(x, 2, "return desert_writer_fail(w, DESERT_E_SERIALIZING_TRANSIENT);");
+        continue;
+      }
+      line(x, 2, "if (desert_enum_write_id_inline(w, %luu)) goto end;",
+           (unsigned long)case_id(t, i));
+    }
+    enum_payload(x, n, i, dec, 2);
+    line(x, 2, "break;");
+  }
+}
+
 static void emit_enum(dx *x, gc_buf *out, const gc_node *n, bool dec) {
   const desert_type *t = n->t;
-  size_t count = t->u.enumeration.count;
+  size_t count = t->u.enumeration.count, leaves = 0;
   uint32_t ids = 0;
-  for (size_t i = 0; i < count; i++)
+  for (size_t i = 0; i < count; i++) {
     if (!t->u.enumeration.ctors[i].transient) ids++;
-  gc_buf body = {0};
-  open_fn(x, out, &body, n, dec);
+    if (leaf_case(n, i, dec)) leaves++;
+  }
+  bool split = leaves && leaves < count; /* (decoding: transient cases count as neither) */
   if (dec) {
+    size_t others = 0;
+    for (size_t i = 0; i < count; i++)
+      if (!t->u.enumeration.ctors[i].transient && !leaf_case(n, i, true)) others++;
+    split = leaves && others;
+  }
+  const char *D = dec ? "r" : "w";
+  gc_buf body = {0};
+  if (split) {
+    /* the rest first: its cases, then the value's end */
+    gc_printf(out,
+              "GC_NOINLINE static desert_status g%s_%s_rest(desert_%s *%s, %s%s *o, unsigned dp%s) {\n"
+              "  (void)o;\n  (void)dp;\n",
+              D, n->name, dec ? "reader" : "writer", D, dec ? "" : "const ", n->name,
+              dec ? ", uint32_t id" : "");
+    use_body(x, &body);
+    line(x, 1, "switch (%s) {", dec ? "id" : "(uint32_t)o->tag");
+    enum_arms(x, n, dec, false);
+    line(x, 1, "default:");
+    line(x, 2, dec ? "break;" : "return gc_wfail(w);");
+    line(x, 1, "}");
+    line(x, 1, dec ? "return desert_enum_read_end_id_inline(r);" : "return DESERT_OK;");
+    finish(out, &body, dec ? "  return desert_enum_read_end_id(r);\n"
+                              : "  return desert_writer_status(w);\n");
+    body = (gc_buf){0};
+  }
+  open_fn(x, out, &body, n, dec);
+  if (dec)
     gc_printf(out, "  uint32_t id;\n"
                    "  if (desert_enum_read_begin_id_inline(r, %luu, &id)) return desert_reader_status(r);\n",
               (unsigned long)ids);
-    line(x, 1, "switch (id) {");
-    for (size_t i = 0; i < count; i++) {
-      const desert_type_ctor *c = &t->u.enumeration.ctors[i];
-      if (c->transient) continue;
-      line(x, 1, "case %luu: /* %s */", (unsigned long)case_id(t, i), n->members[i]);
-      line(x, 2, "o->tag = (%s)%zu;", n->tag_type, i);
-      enum_payload(x, n, i, true, 2);
-      line(x, 2, "break;");
-    }
-    line(x, 1, "default:");
-    line(x, 2, "break;");
-    line(x, 1, "}");
-    /* success leaves through the inline end; an error (end:) through the
-     * exported one, which returns the sticky status */
-    line(x, 1, "return desert_enum_read_end_id_inline(r);");
-    finish(out, &body, "  return desert_enum_read_end_id(r);\n");
-    return;
-  }
-  line(x, 1, "switch ((uint32_t)o->tag) {");
-  for (size_t i = 0; i < count; i++) {
-    const desert_type_ctor *c = &t->u.enumeration.ctors[i];
-    line(x, 1, "case %zuu: /* %s */", i, n->members[i]);
-    if (c->transient) {
-      line(x, 2, "return desert_writer_fail(w, DESERT_E_SERIALIZING_TRANSIENT);");
-      continue;
-    }
-    line(x, 2, "if (desert_enum_write_id_inline(w, %luu)) goto end;",
-         (unsigned long)case_id(t, i));
-    enum_payload(x, n, i, false, 2);
-    line(x, 2, "break;");
-  }
+  line(x, 1, "switch (%s) {", dec ? "id" : "(uint32_t)o->tag");
+  enum_arms(x, n, dec, true);
+  if (!split) enum_arms(x, n, dec, false);
   line(x, 1, "default:");
-  line(x, 2, "return gc_wfail(w);");
+  if (split)
+    line(x, 2, dec ? "return gr_%s_rest(r, o, dp, id);" : "return gw_%s_rest(w, o, dp);", n->name);
+  else
+    line(x, 2, dec ? "break;" : "return gc_wfail(w);");
   line(x, 1, "}");
-  line(x, 1, "return DESERT_OK;");
-  finish(out, &body, "  return desert_writer_status(w);\n");
+  /* success leaves through the inline end; an error (end:) through the
+   * exported one, which returns the sticky status */
+  line(x, 1, dec ? "return desert_enum_read_end_id_inline(r);" : "return DESERT_OK;");
+  finish(out, &body, dec ? "  return desert_enum_read_end_id(r);\n"
+                            : "  return desert_writer_status(w);\n");
 }
 
 /* gw_<H> / gr_<H> of a holder entered at depth dp1 (>= 1): its contents as
@@ -998,6 +1040,8 @@ static void emit_public(dx *x, gc_buf *out, size_t i, const gc_node *n, bool dec
 
 void gc_direct_emit(const gc_model *m, gc_buf *out) {
   gc_printf(out,
+            "#if defined(__GNUC__)\n#define GC_NOINLINE __attribute__((noinline))\n#else\n"
+            "#define GC_NOINLINE\n#endif\n"
             "/* The runtime codec's default nesting bound (desert_codec_limits.max_depth\n"
             " * 0: 256 composite values), kept by the direct functions' depth argument. */\n"
             "#define GC_MAX_DEPTH 256u\n"
