@@ -6,7 +6,7 @@
  *   desert/common.h   version, status codes, ISA names, allocator, options
  *   desert/kernels.h  run-time ISA dispatch info; stateless bulk primitives
  *                     (big-endian arrays, varint runs, UTF-8/UTF-16/Latin-1)
- *   desert/writer.h   serialization context (FORMAT.md primitives)
+ *   desert/writer.h   serialization context (primitives of docs/format.md §2–§8)
  *   desert/reader.h   deserialization context (bounds-checked cursor)
  *   desert/values.h   composite values (options, either, collections, ...)
  *   desert/record.h   records and enums with schema evolution, registry framing

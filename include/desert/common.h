@@ -43,7 +43,7 @@ DESERT_API const char *desert_version_string(void);
 /* ---- status codes --------------------------------------------------------
  * Values are pinned forever; new codes are only appended. 0 is success.
  * 1..9 are API/usage errors, 10.. are the error kinds of the desert format
- * (FORMAT.md §17). desert_status_kind() gives the §17 kind name a status
+ * (docs/format.md §18.1). desert_status_kind() gives the §18.1 kind name a status
  * belongs to (several precise statuses map to "DeserializationFailure"). */
 typedef enum desert_status {
   DESERT_OK = 0,
@@ -91,7 +91,7 @@ typedef enum desert_status {
   DESERT_E_TYPE_NOT_REGISTERED = 36,      /* TypeNotRegistered */
   DESERT_E_INVALID_TYPE_ID = 37,          /* InvalidTypeId */
   DESERT_E_UPCAST = 38,                   /* SerializationUpcastError */
-  /* Remaining kinds of FORMAT.md §17 */
+  /* Remaining kinds of docs/format.md §18 */
   DESERT_E_INVALID_TIME_ZONE = 39,  /* InvalidTimeZone */
   DESERT_E_SERIALIZATION = 40,      /* SerializationFailure */
   DESERT_E_READ_INPUT = 41,         /* FailedToReadInput */
@@ -103,7 +103,7 @@ typedef enum desert_status {
 /* Symbolic name, e.g. "DESERT_E_INPUT_ENDED". Never NULL ("DESERT_E_UNKNOWN"
  * for values that are not statuses). Thread-safe. */
 DESERT_API const char *desert_status_name(desert_status s);
-/* FORMAT.md §17 kind the status belongs to, e.g. "InputEndedUnexpectedly",
+/* docs/format.md §18 kind the status belongs to, e.g. "InputEndedUnexpectedly",
  * "DeserializationFailure"; "Ok" for DESERT_OK; API errors map to their own
  * names ("InvalidArgument", "OutOfMemory", ...). Never NULL. Thread-safe. */
 DESERT_API const char *desert_status_kind(desert_status s);
@@ -134,7 +134,7 @@ typedef struct desert_allocator {
 /* Flag bits of desert_options.flags; 0 = every default. */
 enum {
   /* char values take the 2-byte UTF-16 form (Scala; Rust scala_compatible)
-   * instead of var_u32 (Rust default). FORMAT.md §3. */
+   * instead of var_u32 (Rust default). docs/format.md §4. */
   DESERT_OPT_SCALA_CHARS = 1u << 0,
   /* Reader: invalid UTF-8 is replaced by U+FFFD (Scala/Java) instead of
    * failing with DESERT_E_INVALID_UTF8. Writer: an unpaired surrogate in
@@ -146,15 +146,15 @@ enum {
   /* Reader: a var_u32 stops after its 5th byte whatever its continuation bit
    * (Scala) instead of failing with DESERT_E_VARINT_TOO_LONG (Rust). */
   DESERT_OPT_LENIENT_VARINT = 1u << 3,
-  /* Writer: Scala <= 0.2.x header string scoping (FORMAT.md §13.6); needed to
+  /* Writer: Scala <= 0.2.x header string scoping (docs/format.md §9.8); needed to
    * re-encode the golden dataset byte-identically. */
   DESERT_OPT_LEGACY_HEADER_STRINGS = 1u << 4,
   /* Writer: FieldMadeOptional of a removed field is written as 01 80 (Scala)
-   * instead of a FieldRemoved entry (Rust). FORMAT.md §13.4. */
+   * instead of a FieldRemoved entry (Rust). docs/format.md §9.5. */
   DESERT_OPT_SCALA_REMOVED_OPTIONAL = 1u << 5
 };
 
-/* Flavour of compressed byte blocks (FORMAT.md §11). The two are mutually
+/* Flavour of compressed byte blocks (docs/format.md §16). The two are mutually
  * unreadable, so readers must be told which one to expect. */
 typedef enum desert_compression {
   DESERT_COMPRESSION_RAW = 0,  /* desert-rust: raw DEFLATE, both lengths always */

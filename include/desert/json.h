@@ -1,11 +1,11 @@
 /* include/desert/json.h — the JSON layer of libdesert (target desert::json):
  * a strict JSON parser that keeps numbers as exact text, schema documents
- * (SCHEMA.md part 1) loaded into desert_type graphs, JSON values <-> value
+ * (docs/schema.md §2) loaded into desert_type graphs, JSON values <-> value
  * trees (part 2) with the canonical output text, and the conformance testee
  * protocol (part 3).
  * SPDX-License-Identifier: MIT
  *
- * Why a parser of our own rather than jansson: SCHEMA.md §2.1 needs integers
+ * Why a parser of our own rather than jansson: docs/schema.md §11.1 needs integers
  * of any size (jansson 2.14 rejects integers beyond int64 with an error), the
  * exact text of every non-integer number (jansson parses reals into a double,
  * and JSON_DECODE_INT_AS_REAL would do the same to integers, so "0.1" could
@@ -104,7 +104,7 @@ typedef struct desert_json_error {
 DESERT_API desert_status desert_json_parse_ex(const char *text, size_t len, desert_value_arena *a,
                                               desert_json **out, desert_json_error *err);
 
-/* "BadRequest", "BadSchema", "BadValue", or the FORMAT.md §17 kind of the
+/* "BadRequest", "BadSchema", "BadValue", or the docs/format.md §18 kind of the
  * status ("InputEndedUnexpectedly", "DeserializationFailure", ...). */
 DESERT_API const char *desert_json_error_kind_name(const desert_json_error *e);
 
@@ -118,7 +118,7 @@ typedef struct desert_json_buf {
 
 DESERT_API void desert_json_buf_free(desert_json_buf *b);
 DESERT_API void desert_json_buf_put(desert_json_buf *b, const char *s, size_t n);
-/* A JSON string literal with the escapes of SCHEMA.md §2.4. Lone surrogates
+/* A JSON string literal with the escapes of docs/schema.md §11.5. Lone surrogates
  * stored as WTF-8 are written as \udxxx escapes; any other byte that is not
  * UTF-8 (a message cut inside a character) as \ufffd, so the output is
  * always valid JSON in UTF-8. */
@@ -129,14 +129,14 @@ DESERT_API void desert_json_buf_string(desert_json_buf *b, const char *s, size_t
  * line. Recursion is bounded by the parser's nesting limit. */
 DESERT_API void desert_json_print(desert_json_buf *b, const desert_json *j);
 
-/* Canonical text of a finite non-zero float (SCHEMA.md §2.3): shortest
+/* Canonical text of a finite non-zero float (docs/schema.md §11.4): shortest
  * round-trip digits, positional for exponents -4..15, else d.ddde+XX. out
  * must hold 32 bytes; returns the length. */
 DESERT_API size_t desert_json_format_float(double v, bool is_f32, char *out);
 
 /* ---- schema documents --------------------------------------------------------------------- */
 
-/* Options of SCHEMA.md §1.8; -1 = not given. */
+/* Options of docs/schema.md §8; -1 = not given. */
 typedef struct desert_schema_options {
   int scala_chars;            /* bool */
   int legacy_header_strings;  /* bool */
@@ -150,7 +150,7 @@ typedef struct desert_schema_options {
 DESERT_API bool desert_schema_options_parse(const desert_json *obj, desert_schema_options *out,
                                             char *message, size_t message_cap);
 /* Fills a desert_options from document options overridden key by key by
- * request options (either may be NULL); defaults of §1.8 for missing keys. */
+ * request options (either may be NULL); defaults of docs/schema.md §8 for missing keys. */
 DESERT_API void desert_schema_options_apply(const desert_schema_options *doc,
                                             const desert_schema_options *req, desert_options *out);
 
@@ -160,7 +160,7 @@ typedef struct desert_schema {
   desert_schema_options options;
 } desert_schema;
 
-/* Loads and checks a schema document (every rule of SCHEMA.md §1.9, names
+/* Loads and checks a schema document (every rule of docs/schema.md §9, names
  * holding U+0000 included: C names are NUL-terminated). On
  * failure returns DESERT_E_ARGUMENT with err->kind BAD_SCHEMA. alloc may be
  * NULL. */
@@ -170,7 +170,7 @@ DESERT_API void desert_schema_free(desert_schema *s);
 
 /* ---- JSON values <-> value trees ------------------------------------------------------------- */
 
-/* Converts a JSON value of type t (SCHEMA.md part 2 input rules) into a value
+/* Converts a JSON value of type t (docs/schema.md §11 input rules) into a value
  * tree allocated in a (strings are copied). Failures: BAD_VALUE, or
  * ERR_STATUS with DESERT_E_INVALID_CONSTRUCTOR_NAME /
  * DESERT_E_SERIALIZING_TRANSIENT. The message starts with the JSON path of
@@ -179,7 +179,7 @@ DESERT_API desert_status desert_json_to_value(const desert_type *t, const desert
                                               desert_value_arena *a, desert_value **out,
                                               desert_json_error *err);
 
-/* Appends the canonical JSON text (SCHEMA.md §2.4) of v under t. Returns
+/* Appends the canonical JSON text (docs/schema.md §11.5) of v under t. Returns
  * DESERT_E_NOMEM if the buffer could not grow, DESERT_E_ARGUMENT if v does
  * not fit t. */
 DESERT_API desert_status desert_json_write_value(desert_json_buf *b, const desert_type *t,
@@ -199,7 +199,7 @@ DESERT_API desert_status desert_json_decode(const desert_schema *s, desert_reade
                                             desert_json_buf *out, size_t *consumed,
                                             desert_json_error *err);
 
-/* ---- the conformance testee (SCHEMA.md part 3) ------------------------------------------------
+/* ---- the conformance testee (docs/schema.md §14) ------------------------------------------------
  */
 
 typedef struct desert_json_testee desert_json_testee;

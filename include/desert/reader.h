@@ -1,5 +1,5 @@
 /* include/desert/reader.h — the deserialization context: a bounds-checked
- * cursor over caller memory and every primitive value of FORMAT.md §1–§12.
+ * cursor over caller memory and every primitive value of docs/format.md §2–§8, §13–§17.
  * SPDX-License-Identifier: MIT
  *
  * Contexts live on the heap (desert_reader_create) or in caller storage
@@ -14,7 +14,7 @@
  * the first error nothing more is read, outputs are left untouched, and every
  * call returns that first error. desert_reader_error_offset() is the
  * absolute input offset of the first byte of the ITEM whose reading failed
- * (SCHEMA.md §3.5): e.g. the start of a string's bytes when they are cut
+ * (docs/schema.md §14.5): e.g. the start of a string's bytes when they are cut
  * short or invalid, the length varint when it is negative, the tag byte when
  * it is not 00/01.
  *
@@ -85,7 +85,7 @@ typedef struct desert_bytes {
   size_t len;
 } desert_bytes;
 
-/* Iteration state of a generic collection in either form (FORMAT.md §5.2). */
+/* Iteration state of a generic collection in either form (docs/format.md §6.2). */
 typedef struct desert_seq {
   bool known;       /* true: known-size form, count is valid */
   size_t count;     /* element count (known-size form) */
@@ -280,7 +280,7 @@ DESERT_API desert_status desert_reader_set_output_arena(desert_reader *r, desert
 DESERT_API desert_status desert_reader_enter(desert_reader *r);
 DESERT_API void desert_reader_leave(desert_reader *r);
 
-/* ---- fixed-width primitives (FORMAT.md §1) ---- */
+/* ---- fixed-width primitives (docs/format.md §2) ---- */
 DESERT_API desert_status desert_read_u8(desert_reader *r, uint8_t *out);
 DESERT_API desert_status desert_read_i8(desert_reader *r, int8_t *out);
 DESERT_API desert_status desert_read_u16(desert_reader *r, uint16_t *out);
@@ -299,13 +299,13 @@ DESERT_API desert_status desert_read_bool(desert_reader *r, bool *out);
 /* View of the next n raw bytes. */
 DESERT_API desert_status desert_read_raw(desert_reader *r, size_t n, const uint8_t **out);
 
-/* ---- variable-length integers (FORMAT.md §2) ----
+/* ---- variable-length integers (docs/format.md §3) ----
  * DESERT_E_VARINT_TOO_LONG for a continuation bit on the 5th byte unless
  * DESERT_OPT_LENIENT_VARINT. */
 DESERT_API desert_status desert_read_var_u32(desert_reader *r, uint32_t *out);
 DESERT_API desert_status desert_read_var_i32(desert_reader *r, int32_t *out);
 
-/* ---- characters (FORMAT.md §3) ----
+/* ---- characters (docs/format.md §4) ----
  * desert_read_char: session form (var_u32 by default: a surrogate or a value
  * above U+10FFFF is DESERT_E_INVALID_CHAR; 2 bytes with
  * DESERT_OPT_SCALA_CHARS: a surrogate unit is DESERT_E_INVALID_CHAR).
@@ -313,7 +313,7 @@ DESERT_API desert_status desert_read_var_i32(desert_reader *r, int32_t *out);
 DESERT_API desert_status desert_read_char(desert_reader *r, uint32_t *code_point);
 DESERT_API desert_status desert_read_char16(desert_reader *r, uint16_t *unit);
 
-/* ---- strings (FORMAT.md §4) ----
+/* ---- strings (docs/format.md §5) ----
  * A negative length is DESERT_E_NEGATIVE_LENGTH (offset: the length); bytes
  * cut short are DESERT_E_INPUT_ENDED (offset: the first string byte);
  * invalid UTF-8 is DESERT_E_INVALID_UTF8 (offset: the first string byte) or,
@@ -324,10 +324,10 @@ DESERT_API desert_status desert_read_string(desert_reader *r, desert_str *out);
  * DESERT_E_INVALID_STRING_ID (offset: the id varint). */
 DESERT_API desert_status desert_read_dedup_string(desert_reader *r, desert_str *out);
 
-/* ---- byte blocks (FORMAT.md §5.1) ---- */
+/* ---- byte blocks (docs/format.md §6.1) ---- */
 DESERT_API desert_status desert_read_bytes(desert_reader *r, desert_bytes *out);
 
-/* ---- collections (FORMAT.md §5.2) ----
+/* ---- collections (docs/format.md §6.2) ----
  * desert_read_seq_begin reads the count: >= 0 known-size form; -1 the
  * unknown-size form; below -1 DESERT_E_NEGATIVE_LENGTH; a count above
  * options.max_collection DESERT_E_LIMIT. desert_read_seq_next returns true
@@ -350,22 +350,22 @@ DESERT_API desert_status desert_read_f64_array(desert_reader *r, double *dst, si
 DESERT_API desert_status desert_read_var_u32_array(desert_reader *r, uint32_t *dst, size_t n);
 DESERT_API desert_status desert_read_var_i32_array(desert_reader *r, int32_t *dst, size_t n);
 
-/* ---- option / either / try tags (FORMAT.md §6) ----
+/* ---- option / either / try tags (docs/format.md §7) ----
  * 00 -> false, 01 -> true; another byte is DESERT_E_INVALID_TAG unless
  * DESERT_OPT_LENIENT_TAGS (then true). */
 DESERT_API desert_status desert_read_option(desert_reader *r, bool *some);
 DESERT_API desert_status desert_read_either(desert_reader *r, bool *right);
 DESERT_API desert_status desert_read_try(desert_reader *r, bool *success);
 
-/* ---- UUID (FORMAT.md §8.1) ---- */
+/* ---- UUID (docs/format.md §13.1) ---- */
 DESERT_API desert_status desert_read_uuid(desert_reader *r, uint8_t out[16]);
 
-/* ---- compressed blocks (FORMAT.md §11) ----
+/* ---- compressed blocks (docs/format.md §16) ----
  * The flavour must be known (the bytes do not tell). The inflated bytes live
  * in the reader's arena (or its output arena). RAW: the block must hold one complete raw DEFLATE
  * stream, else DESERT_E_DECOMPRESSION; the output has the stream's length.
- * ZLIB: read as desert-scala reads it (java.util.zip.Inflater, SCHEMA.md
- * §2.8): the output always has the announced length -- what the stream
+ * ZLIB: read as desert-scala reads it (java.util.zip.Inflater, docs/schema.md
+ * §12): the output always has the announced length -- what the stream
  * gave, cut there or padded with zero bytes -- and a stream that merely
  * ends early (even inside its header or Adler-32 trailer, or empty) is not
  * an error; only a corrupt one is, DESERT_E_ZLIB_BLOCK (Scala reports a
@@ -380,7 +380,7 @@ DESERT_API desert_status desert_read_compressed(desert_reader *r, desert_compres
 /* libdesert extension: the zstd block of desert_write_compressed_zstd. */
 DESERT_API desert_status desert_read_compressed_zstd(desert_reader *r, desert_bytes *out);
 
-/* ---- object references (FORMAT.md §12) ----
+/* ---- object references (docs/format.md §17) ----
  * Reads var_u32: 0 means a new object follows inline: *obj = NULL, and the
  * caller reads it and calls desert_reader_register_ref() at the point that
  * matches the writer's registration (before reading its children, so cycles
@@ -389,7 +389,7 @@ DESERT_API desert_status desert_read_compressed_zstd(desert_reader *r, desert_by
 DESERT_API desert_status desert_read_ref(desert_reader *r, void **obj);
 DESERT_API desert_status desert_reader_register_ref(desert_reader *r, void *obj);
 
-/* ---- type registry framing (FORMAT.md §16) ---- */
+/* ---- type registry framing (docs/format.md §12) ---- */
 DESERT_API desert_status desert_read_type_id(desert_reader *r, uint32_t *type_id);
 
 #ifdef __cplusplus

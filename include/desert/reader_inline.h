@@ -98,7 +98,7 @@ static inline desert_status desert_reader_begin_inline(desert_reader *r, const v
   return desert_reader_begin(r, data, len);
 }
 
-/* ---- fixed-width values (FORMAT.md §1) and bool ------------------------------ */
+/* ---- fixed-width values (docs/format.md §2) and bool ------------------------------ */
 
 #define DESERT_FAST_R_(name, type, n, get)                                                 \
   static inline desert_status desert_read_##name##_inline(desert_reader * r, type * out) { \
@@ -121,7 +121,7 @@ DESERT_FAST_R_(f64, double, 8, desert_fast_as_f64_(desert_fast_get64_(p)))
 DESERT_FAST_R_(bool, bool, 1, p[0] != 0)
 #undef DESERT_FAST_R_
 
-/* ---- option / either / try tags (FORMAT.md §6) -------------------------------
+/* ---- option / either / try tags (docs/format.md §7) -------------------------------
  * 00 and 01 inline; any other byte (an error, or true under
  * DESERT_OPT_LENIENT_TAGS) is the exported function's. */
 static inline bool desert_rfast_tag_(desert_reader *r, bool *out) {
@@ -146,7 +146,7 @@ DESERT_FAST_TAG_(either)
 DESERT_FAST_TAG_(try)
 #undef DESERT_FAST_TAG_
 
-/* ---- varints (FORMAT.md §2) ----------------------------------------------------
+/* ---- varints (docs/format.md §3) ----------------------------------------------------
  * A one-byte varint needs one byte of input; a longer one is decoded
  * inline when 5 bytes are left and it ends by its 5th byte (bits past bit
  * 31 of the 5th byte are dropped, as desert_read_var_u32 does). */
@@ -185,7 +185,7 @@ static inline desert_status desert_read_var_i32_inline(desert_reader *r, int32_t
   return DESERT_OK;
 }
 
-/* ---- strings (FORMAT.md §4) ----------------------------------------------------
+/* ---- strings (docs/format.md §5) ----------------------------------------------------
  * A view into the input, as desert_read_string gives. */
 static inline bool desert_rfast_string_(desert_reader *r, desert_str *out) {
   desert_reader_fast *f = (desert_reader_fast *)(void *)r;
@@ -208,7 +208,7 @@ static inline desert_status desert_read_string_inline(desert_reader *r, desert_s
   return desert_read_string(r, out);
 }
 
-/* ---- collections (FORMAT.md §5.2) ------------------------------------------------
+/* ---- collections (docs/format.md §6.2) ------------------------------------------------
  * desert_read_seq_next_inline: the next element of a known-size collection
  * inline (a count test); the unknown-size form's markers, and any reader
  * with an error, are the exported function's. */

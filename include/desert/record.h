@@ -1,6 +1,6 @@
 /* include/desert/record.h — records (derived structs / case classes) with
  * schema evolution, enums (sum types), tuples, transparent wrappers and the
- * type registry framing: FORMAT.md §7, §13–§16.
+ * type registry framing: docs/format.md §8, §9–§12.
  * SPDX-License-Identifier: MIT
  *
  * A record type is described once, as static const data:
@@ -20,7 +20,7 @@
  * as an Option<T>: the tag and, for Some, the value — either
  * desert_record_write_field + desert_write_option, or the shortcut
  * desert_record_write_field_option. A unit field is started and then
- * nothing is written (it still takes a position, FORMAT.md §13.3).
+ * nothing is written (it still takes a position, docs/format.md §9.4).
  *
  *   desert_record_writer rw;
  *   desert_record_write_begin(w, &point_desc, &rw);
@@ -35,7 +35,7 @@
  * included); it says what to do with the field (read it, None, FieldAdded
  * default, transient default) and has already consumed the option tag of an
  * optional field. Then desert_record_read_end, which leaves the reader right
- * after the record whatever the fields left unread (FORMAT.md §13.5).
+ * after the record whatever the fields left unread (docs/format.md §9.6).
  *
  *   desert_record_reader rr;
  *   desert_field_action a;
@@ -49,7 +49,7 @@
  *   desert_record_read_end(&rr);
  *
  * Errors are the contexts' sticky errors: after the first failure every
- * call returns it; the offsets of SCHEMA.md §3.5 are in
+ * call returns it; the offsets of docs/schema.md §14.5 are in
  * desert_reader_error_offset(). Call the _end function once _begin has
  * succeeded; it restores the context (chunk routing, reader limits,
  * nesting depth) for the enclosing value, also after an error. Code that
@@ -103,7 +103,7 @@
  *
  * DeduplicatedString fields in records with FieldRemoved/FieldMadeTransient
  * steps: writers register field strings before header names, readers the
- * other way round (FORMAT.md §13.6). This library reproduces both orders
+ * other way round (docs/format.md §9.8). This library reproduces both orders
  * exactly, which means later back-references can resolve to the wrong
  * string in every implementation: do not combine the two. The same order
  * breaks a record with FieldRemoved steps nested inside a record of its
@@ -131,7 +131,7 @@ extern "C" {
 
 /* Flags of desert_field_desc.flags. */
 enum {
-  /* The field's type is Option<T>: an "optional field" (FORMAT.md §13.1).
+  /* The field's type is Option<T>: an "optional field" (docs/format.md §9.1).
    * Writers write an Option (tag + value); readers get DESERT_FIELD_NONE or
    * DESERT_FIELD_READ with the tag consumed. */
   DESERT_FIELD_OPTIONAL = 1u << 0,
@@ -142,7 +142,7 @@ enum {
 /* Names (fields, step fields, cases, records) are NUL-terminated C strings:
  * a name cannot contain U+0000, it would end there. On the wire a name is
  * exactly the bytes before the NUL. Schema documents reject such names
- * (SCHEMA.md §1.9), and neither desert-scala nor desert-rust can declare
+ * (docs/schema.md §9), and neither desert-scala nor desert-rust can declare
  * one, so no interoperable data carries them. */
 typedef struct desert_field_desc {
   const char *name; /* exact UTF-8, NUL-terminated; names matter on the wire
@@ -174,7 +174,7 @@ typedef struct desert_record_desc {
 } desert_record_desc;
 
 /* Scala stores the version byte signed, so versions above 127 break Scala
- * readers (FORMAT.md §13.1); this library refuses them. */
+ * readers (docs/format.md §9.1); this library refuses them. */
 #define DESERT_RECORD_MAX_VERSION 127u
 
 #define DESERT_COUNTOF(a) (sizeof(a) / sizeof((a)[0]))
@@ -188,7 +188,7 @@ typedef struct desert_record_desc {
  * valid UTF-8; field names unique; no unknown flag bits or step kinds; at
  * most DESERT_RECORD_MAX_VERSION steps; every field named by a
  * FieldMadeOptional step that is written sits at chunk-0 position <= 127
- * (FORMAT.md §13.4). Steps may name fields that do not exist (they are
+ * (docs/format.md §9.5). Steps may name fields that do not exist (they are
  * data, as in the libraries). Returns DESERT_OK or DESERT_E_ARGUMENT.
  * O(fields^2 + fields x steps). Writers and readers only do the cheap
  * checks they need for memory safety (NULL pointers, version), so call this
@@ -305,8 +305,8 @@ DESERT_API desert_status desert_record_write_field(desert_record_writer *rw, siz
  * statuses, plus DESERT_E_STATE for a field without DESERT_FIELD_OPTIONAL. */
 DESERT_API desert_status desert_record_write_field_option(desert_record_writer *rw, size_t index,
                                                           bool some);
-/* Ends the record: for version >= 1 writes the evolution header (FORMAT.md
- * §13.4; DESERT_OPT_LEGACY_HEADER_STRINGS and
+/* Ends the record: for version >= 1 writes the evolution header (docs/format.md
+ * §9.5; DESERT_OPT_LEGACY_HEADER_STRINGS and
  * DESERT_OPT_SCALA_REMOVED_OPTIONAL honoured) and then the chunks, in chunk
  * order, to the enclosing output. Always restores the writer's target and
  * nesting depth, also when an error is already recorded.
@@ -359,7 +359,7 @@ typedef struct desert_record_reader {
 
 /* Reads the version byte and, for version >= 1, the sv + 1 header entries;
  * remembers each chunk's byte range, the removed names and the made-optional
- * positions, and skips the chunks (FORMAT.md §13.5). Any version byte is
+ * positions, and skips the chunks (docs/format.md §9.6). Any version byte is
  * accepted (0..255, Rust reads it unsigned).
  * Statuses: DESERT_E_INPUT_ENDED (at the item that is cut short; a chunk
  * longer than the rest of the input: at the chunk's start),
@@ -407,14 +407,14 @@ DESERT_API desert_status desert_record_read_end(desert_record_reader *rr);
 /* Version byte of the data being read (valid after a successful begin). */
 DESERT_API unsigned desert_record_read_version(const desert_record_reader *rr);
 
-/* ---- tuples (FORMAT.md §7) -----------------------------------------------------
+/* ---- tuples (docs/format.md §8) -----------------------------------------------------
  * A tuple is a version-0 record of its elements: write it with
  * desert_write_tuple_begin (the byte 00) and the elements, or equivalently
  * as a record of desert_tuple_desc(n). Read it as a full record reader with
  * desert_tuple_desc(n), which accepts evolved record data like the
  * libraries' tuple readers: fields "_1".."_n" (Scala's names, matched by
  * FieldRemoved entries), every element a required field (Rust behaviour,
- * SCHEMA.md §1.4). For Scala's reading of an Option element as an optional
+ * docs/schema.md §4). For Scala's reading of an Option element as an optional
  * field, describe the tuple yourself with DESERT_FIELD_OPTIONAL on it. */
 #define DESERT_TUPLE_MAX_ARITY 22u
 /* Static description of an n-tuple, 1 <= n <= 22; NULL otherwise. */
@@ -423,12 +423,12 @@ DESERT_API const desert_record_desc *desert_tuple_desc(size_t arity);
  * 1 <= n <= 22; NULL otherwise. */
 DESERT_API const desert_record_plan *desert_tuple_plan(size_t arity);
 
-/* ---- transparent wrappers (FORMAT.md §14) ----------------------------------------
+/* ---- transparent wrappers (docs/format.md §10) ----------------------------------------
  * A single-field wrapper declared transparent (Rust #[desert(transparent)],
  * Scala deriveForWrapper) is encoded exactly as its inner value, with no
  * version byte: write and read the inner value directly. No API needed. */
 
-/* ---- enums (FORMAT.md §15) ---------------------------------------------------- */
+/* ---- enums (docs/format.md §11) ---------------------------------------------------- */
 
 enum {
   DESERT_CASE_TRANSIENT = 1u << 0 /* no id; writing it fails */
@@ -478,7 +478,7 @@ DESERT_API desert_status desert_enum_write_begin(desert_writer *w, const desert_
 /* Reads the enum's version byte and the constructor id; *index = the
  * declaration index of the case, whose payload the caller reads next, then
  * calls desert_enum_read_end. A version byte other than 00 is Scala's
- * enum-level evolution layout (FORMAT.md §15.3): the header is read like a
+ * enum-level evolution layout (docs/format.md §11.5): the header is read like a
  * record's and the id and payload are read from the data's chunk 0; the
  * state this needs is kept in the reader's record stack, found again by
  * desert_enum_read_end through the nesting depth (so begin/end must nest
@@ -558,7 +558,7 @@ static inline desert_status desert_enum_read_end_id_inline(desert_reader *r) {
   return desert_enum_read_end_id(r);
 }
 
-/* ---- type registry framing (FORMAT.md §16, Scala only) ---------------------------
+/* ---- type registry framing (docs/format.md §12, Scala only) ---------------------------
  * A value of a registered type is var_u32(type id) followed by the value in
  * that type's codec (Scala serializeUnknown, Akka/Pekko and Shardcake
  * messages). desert_write_type_id / desert_read_type_id (writer.h,

@@ -1,5 +1,5 @@
 /* include/desert/types.h — runtime type descriptors (a desert_type graph for
- * every type of SCHEMA.md part 1), dynamic value trees, and the generic codec
+ * every type of docs/schema.md §2), dynamic value trees, and the generic codec
  * that decodes bytes under a type into a value tree and encodes it back; plus
  * static C-struct descriptors (the C counterpart of Rust's derive).
  * SPDX-License-Identifier: MIT
@@ -67,7 +67,7 @@
  *
  * Errors
  *   Every codec call fills a desert_type_error: the status, for decoding the
- *   absolute input offset of the failing item (SCHEMA.md §3.5, as the reader
+ *   absolute input offset of the failing item (docs/schema.md §14.5, as the reader
  *   reports it), and the value path, e.g. "exception.stackTrace[3].fileName"
  *   ("" = the root value). Nesting is bounded (max_depth). */
 #ifndef DESERT_TYPES_H
@@ -87,7 +87,7 @@ extern "C" {
 /* ---- type kinds ------------------------------------------------------------ */
 
 typedef enum desert_type_kind {
-  /* built-ins (SCHEMA.md §1.3) */
+  /* built-ins (docs/schema.md §3) */
   DESERT_TYPE_BOOL = 1,
   DESERT_TYPE_I8,
   DESERT_TYPE_I16,
@@ -130,7 +130,7 @@ typedef enum desert_type_kind {
   DESERT_TYPE_ZONED_DATE_TIME,
   DESERT_TYPE_RUST_DATETIME_FIXED_OFFSET,
   DESERT_TYPE_RUST_DATETIME_TZ,
-  /* composites (SCHEMA.md §1.4–§1.7) */
+  /* composites (docs/schema.md §4–§7) */
   DESERT_TYPE_LIST,        /* u.coll (element) */
   DESERT_TYPE_SET,         /* u.coll (element) */
   DESERT_TYPE_MAP,         /* u.coll (element = key, value) */
@@ -151,10 +151,10 @@ typedef struct desert_value desert_value;
 /* Every name below (fields, step fields, constructors, definitions,
  * record/enum/wrapper names) is a NUL-terminated UTF-8 C string and so
  * holds no U+0000: desert_schema_load rejects a document naming anything
- * with U+0000 as BadSchema (SCHEMA.md §1.9), and a name built by hand ends
+ * with U+0000 as BadSchema (docs/schema.md §9), and a name built by hand ends
  * at its first NUL (see record.h). */
 
-/* A record field (SCHEMA.md §1.5). */
+/* A record field (docs/schema.md §5). */
 typedef struct desert_type_field {
   const char *name;        /* NUL-terminated UTF-8 */
   const desert_type *type; /* T; an optional field holds Option<T> */
@@ -170,7 +170,7 @@ typedef struct desert_type_step {
   const desert_value *default_value; /* FieldAdded: the default, NULL = none */
 } desert_type_step;
 
-/* An enum constructor (SCHEMA.md §1.6). */
+/* An enum constructor (docs/schema.md §6). */
 typedef struct desert_type_ctor {
   const char *name;
   bool transient;             /* no id; writing it fails */
@@ -236,7 +236,7 @@ DESERT_API const char *desert_type_kind_name(desert_type_kind kind);
  * NULL when t is NULL or an unresolved REF. */
 DESERT_API const desert_type *desert_type_resolve(const desert_type *t);
 /* True when null is a value of the type (unit, option, or a REF/TRANSPARENT
- * of one): an Option of it writes Some as {"some": v} in JSON (SCHEMA §2.2). */
+ * of one): an Option of it writes Some as {"some": v} in JSON (docs/schema.md §11.3). */
 DESERT_API bool desert_type_nullable(const desert_type *t);
 /* Number of components of a fixed-layout kind (duration: 2, local_date: 3,
  * zoned_date_time: 9, ...), 0 for other kinds. */
@@ -449,8 +449,8 @@ DESERT_API void desert_type_error_json_path(const desert_type_error *err, char *
  *     DESERT_CFIELD_PTR(m, next, &m_desc)};  // record field flagged DESERT_FIELD_OPTIONAL
  *
  * Try[A] is DESERT_CFIELD_TRY(S, is_success, failure, success) where the
- * failure is a record field of a PersistedThrowable descriptor (FORMAT.md
- * §10; examples/golden_cstruct_model.h has one, stack trace and recursive
+ * failure is a record field of a PersistedThrowable descriptor (docs/format.md
+ * §15; examples/golden_cstruct_model.h has one, stack trace and recursive
  * cause included).
  *
  * Lists of any element kind (lists of options, of lists, of enums...) take a
@@ -514,7 +514,7 @@ typedef enum desert_ctype {
   DESERT_C_EITHER,       /* Either/Result: bool at `present` (true = Right/Ok), sub[0] the
                           * Left (Err), sub[1] the Right (Ok) value; `offset` unused */
   DESERT_C_TRY,          /* Scala Try: bool at `present` (true = Success), sub[0] the
-                          * Failure (a PersistedThrowable record, FORMAT.md §10), sub[1]
+                          * Failure (a PersistedThrowable record, docs/format.md §15), sub[1]
                           * the Success value; `offset` unused */
   DESERT_C_ENUM,         /* the struct of an enum described by `cenum` (its tag and
                           * payloads) at `offset` */
@@ -600,7 +600,7 @@ typedef struct desert_ccase {
   size_t offset;                 /* offsetof the payload struct in the enum's struct */
 } desert_ccase;
 
-/* An enum (FORMAT.md §15) stored as a C struct of its own: a 4-byte tag
+/* An enum (docs/format.md §11) stored as a C struct of its own: a 4-byte tag
  * (uint32_t or a C enum: the case's declaration index) and the payloads.
  * The case list is record.h's (names, transient cases, declaration or
  * sorted ids). */
@@ -627,7 +627,7 @@ struct desert_cstruct {
   const desert_record_plan *plan;
 };
 
-/* Field names "_1".."_22" of tuples (FORMAT.md §7), for DESERT_CSTRUCT_TUPLE. */
+/* Field names "_1".."_22" of tuples (docs/format.md §8), for DESERT_CSTRUCT_TUPLE. */
 DESERT_API extern const desert_field_desc desert_ctuple_fields[22];
 
 /* Initializers of desert_cfield (all members spelled out: the sub-field
@@ -649,7 +649,7 @@ DESERT_API extern const desert_field_desc desert_ctuple_fields[22];
 /* An optional record field holding a list (flag: its "is Some" bool). */
 #define DESERT_CFIELD_LIST_OPT(S, f, et, desc, flag) \
   { DESERT_C_LIST, offsetof(S, f), offsetof(S, flag), (et), (desc), false, NULL, 0, NULL }
-/* A list written in the unknown-size form (Scala List, FORMAT.md §5.2). */
+/* A list written in the unknown-size form (Scala List, docs/format.md §6.2). */
 #define DESERT_CFIELD_LIST_STREAM(S, f, et, desc) \
   { DESERT_C_LIST, offsetof(S, f), DESERT_CFIELD_NO_FLAG, (et), (desc), true, NULL, 0, NULL }
 /* A list of ET slots whose element `elem` (a desert_cfield initializer
@@ -708,7 +708,7 @@ DESERT_API extern const desert_field_desc desert_ctuple_fields[22];
   { DESERT_RECORD_DESC(name, fields, steps), (cfields), sizeof(S), (defaults_fn), NULL }
 #define DESERT_CSTRUCT_V0(S, name, fields, cfields, defaults_fn) \
   { DESERT_RECORD_DESC_V0(name, fields), (cfields), sizeof(S), (defaults_fn), NULL }
-/* A tuple (FORMAT.md §7; map entries are 2-tuples): a version-0 record of
+/* A tuple (docs/format.md §8; map entries are 2-tuples): a version-0 record of
  * fields "_1".."_n", n = the number of cfields (at most 22). */
 #define DESERT_CSTRUCT_TUPLE(S, cfields) \
   { { "Tuple", desert_ctuple_fields, DESERT_COUNTOF(cfields), NULL, 0 }, (cfields), sizeof(S), NULL, NULL }
@@ -721,7 +721,7 @@ DESERT_API extern const desert_field_desc desert_ctuple_fields[22];
  * through a PTR or a list (a cycle through embedded values would describe
  * an infinite struct). DESERT_OK or DESERT_E_ARGUMENT. */
 DESERT_API desert_status desert_cstruct_check(const desert_cstruct *d);
-/* Writes the struct at obj as a record (FORMAT.md §13). */
+/* Writes the struct at obj as a record (docs/format.md §9). */
 DESERT_API desert_status desert_cstruct_encode(desert_writer *w, const desert_cstruct *d,
                                                const void *obj);
 /* Reads a record into the struct at obj (zeroed first). */

@@ -1,14 +1,14 @@
-/* include/desert/values.h — the composite value types of FORMAT.md §8–§9
+/* include/desert/values.h — the composite value types of docs/format.md §13–§14
  * (durations, instants, java.time / chrono dates and times, big numbers,
  * IP/MAC addresses, URLs) written and read through a writer or reader.
  * SPDX-License-Identifier: MIT
  *
  * Readers validate every component right after reading it, as a whole
- * (SCHEMA.md §2.8): out of range is DESERT_E_INVALID_VALUE (a
+ * (docs/schema.md §12): out of range is DESERT_E_INVALID_VALUE (a
  * DeserializationFailure) at the component's first byte; a zone_id type
  * byte other than 00/01 is DESERT_E_INVALID_CONSTRUCTOR_ID. Writers reject
  * out-of-range input with DESERT_E_ARGUMENT and write nothing.
- * Ranges (SCHEMA.md §2.7): year -999999999..999999999; month 1..12; day valid
+ * Ranges (docs/schema.md §11.8): year -999999999..999999999; month 1..12; day valid
  * for the month (proleptic Gregorian; month_day allows Feb 29); hour 0..23,
  * minute/second 0..59, nano 0..999999999; zone offset -64800..64800 seconds;
  * Rust FixedOffset -86399..86399. */
@@ -22,7 +22,7 @@
 extern "C" {
 #endif
 
-/* ---- Duration / Instant (FORMAT.md §8.2) ----
+/* ---- Duration / Instant (docs/format.md §13.2) ----
  * i64 seconds then 4-byte nanoseconds. Writers need 0 <= nanos < 10^9.
  * Readers read nanos as u32 and carry nanos >= 10^9 into the seconds; a carry
  * overflowing i64 is DESERT_E_INVALID_VALUE. */
@@ -36,7 +36,7 @@ DESERT_API desert_status desert_read_duration(desert_reader *r, desert_duration 
 DESERT_API desert_status desert_write_instant(desert_writer *w, desert_duration v);
 DESERT_API desert_status desert_read_instant(desert_reader *r, desert_duration *out);
 
-/* ---- dates and times (FORMAT.md §9) ---- */
+/* ---- dates and times (docs/format.md §14) ---- */
 typedef struct desert_local_date {
   int32_t year;
   uint8_t month;
@@ -137,7 +137,7 @@ DESERT_API desert_status desert_read_rust_datetime_tz(desert_reader *r,
                                                       desert_local_date_time *utc,
                                                       desert_str *zone);
 
-/* ---- big numbers (FORMAT.md §8.3–§8.4) ----
+/* ---- big numbers (docs/format.md §13.3–§13.4) ----
  * BigInt: byte block of the minimal two's complement big-endian form. The
  * writer takes any two's complement big-endian bytes (n >= 1) and minimises
  * them; the reader returns a view (an empty block means 0). */
@@ -170,7 +170,7 @@ DESERT_API desert_status desert_write_bigdecimal_binary(desert_writer *w, int64_
 DESERT_API desert_status desert_read_bigdecimal_binary(desert_reader *r, int64_t *scale,
                                                        desert_bytes *unscaled_twos_be);
 
-/* ---- network values (FORMAT.md §8.5–§8.6, Rust only) ---- */
+/* ---- network values (docs/format.md §13.5–§13.6, Rust only) ---- */
 typedef struct desert_ip_addr {
   bool is_v6;
   uint8_t bytes[16]; /* 4 used for IPv4 */

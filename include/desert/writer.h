@@ -1,5 +1,5 @@
 /* include/desert/writer.h — the serialization context: output buffer
- * management and every primitive value of FORMAT.md §1–§12.
+ * management and every primitive value of docs/format.md §2–§8, §13–§17.
  * SPDX-License-Identifier: MIT
  *
  * Contexts live on the heap (desert_writer_create) or in caller storage
@@ -17,7 +17,7 @@
  * the first error no call writes anything and each returns that first error.
  * Output already written before the error stays in the buffer.
  *
- * Session: one writer context = one desert "context" (FORMAT.md §0): the
+ * Session: one writer context = one desert "context" (docs/format.md §1): the
  * DeduplicatedString table and the object reference table live in it until
  * desert_writer_reset(). Write several top-level values through one context
  * only if the reader does the same.
@@ -156,7 +156,7 @@ DESERT_API desert_status desert_writer_init(void *storage, size_t size, const de
  * size-only, *len = the exact size. opt NULL = defaults; len may be NULL.
  * No allocation unless the value needs session tables or record buffers
  * larger than DESERT_WRITER_STORAGE_SIZE allows. Each call is one session
- * (FORMAT.md §0). Thread-safe for distinct buffers. */
+ * (docs/format.md §1). Thread-safe for distinct buffers. */
 typedef desert_status (*desert_encode_fn)(desert_writer *w, const void *value);
 DESERT_API desert_status desert_encode(const desert_options *opt, desert_encode_fn write,
                                        const void *value, void *buf, size_t cap, size_t *len);
@@ -189,7 +189,7 @@ DESERT_API desert_isa desert_writer_isa(const desert_writer *w);
 /* The options this writer was created with. */
 DESERT_API const desert_options *desert_writer_options(const desert_writer *w);
 
-/* ---- fixed-width primitives (FORMAT.md §1): big-endian ---- */
+/* ---- fixed-width primitives (docs/format.md §2): big-endian ---- */
 DESERT_API desert_status desert_write_u8(desert_writer *w, uint8_t v);
 DESERT_API desert_status desert_write_i8(desert_writer *w, int8_t v);
 DESERT_API desert_status desert_write_u16(desert_writer *w, uint16_t v);
@@ -212,11 +212,11 @@ DESERT_API desert_status desert_write_bool(desert_writer *w, bool v);
  * record a C value its type cannot hold). */
 DESERT_API desert_status desert_write_raw(desert_writer *w, const void *src, size_t n);
 
-/* ---- variable-length integers (FORMAT.md §2) ---- */
+/* ---- variable-length integers (docs/format.md §3) ---- */
 DESERT_API desert_status desert_write_var_u32(desert_writer *w, uint32_t v);
 DESERT_API desert_status desert_write_var_i32(desert_writer *w, int32_t v);
 
-/* ---- characters (FORMAT.md §3) ----
+/* ---- characters (docs/format.md §4) ----
  * desert_write_char: the session's char form — var_u32 scalar value by
  * default, one UTF-16 unit in 2 bytes with DESERT_OPT_SCALA_CHARS (a code
  * point above U+FFFF then fails with DESERT_E_UNSUPPORTED_CHAR). A surrogate
@@ -225,7 +225,7 @@ DESERT_API desert_status desert_write_var_i32(desert_writer *w, int32_t v);
 DESERT_API desert_status desert_write_char(desert_writer *w, uint32_t code_point);
 DESERT_API desert_status desert_write_char16(desert_writer *w, uint16_t unit);
 
-/* ---- strings (FORMAT.md §4) ----
+/* ---- strings (docs/format.md §5) ----
  * var_i32(byte length) + UTF-8. Input in UTF-8 (validated: invalid input is
  * DESERT_E_INVALID_UTF8), UTF-16 (host order; an unpaired surrogate is
  * DESERT_E_INVALID_UTF16, or '?' with DESERT_OPT_LENIENT_UTF8 like Java) or
@@ -237,15 +237,15 @@ DESERT_API desert_status desert_write_string_utf16(desert_writer *w, const uint1
                                                    size_t len);
 DESERT_API desert_status desert_write_string_latin1(desert_writer *w, const uint8_t *s,
                                                     size_t len);
-/* DeduplicatedString (FORMAT.md §4.2): a string already in the session's
+/* DeduplicatedString (docs/format.md §5.2): a string already in the session's
  * table is written as var_i32(-id); otherwise it is registered (next id,
  * from 1) and written in full. The text is copied into the writer. */
 DESERT_API desert_status desert_write_dedup_string(desert_writer *w, const char *s, size_t len);
 
-/* ---- byte blocks (FORMAT.md §5.1): var_u32(length) + bytes ---- */
+/* ---- byte blocks (docs/format.md §6.1): var_u32(length) + bytes ---- */
 DESERT_API desert_status desert_write_bytes(desert_writer *w, const void *src, size_t n);
 
-/* ---- collections (FORMAT.md §5.2) ----
+/* ---- collections (docs/format.md §6.2) ----
  * Known-size form: desert_write_count(n) then n elements (n > 2^31-1 is
  * DESERT_E_LENGTH_TOO_LARGE). Unknown-size form: desert_write_stream_begin,
  * then desert_write_stream_item before every element, then
@@ -271,20 +271,20 @@ DESERT_API desert_status desert_write_f64_array(desert_writer *w, const double *
 DESERT_API desert_status desert_write_var_u32_array(desert_writer *w, const uint32_t *v, size_t n);
 DESERT_API desert_status desert_write_var_i32_array(desert_writer *w, const int32_t *v, size_t n);
 
-/* ---- option / either / try tags (FORMAT.md §6) ----
+/* ---- option / either / try tags (docs/format.md §7) ----
  * Option: 00 None, 01 Some (then the value). Either: 00 Left, 01 Right.
  * Rust Result<R, E>: Ok = 01, Err = 00. Try: 01 Success, 00 Failure. */
 DESERT_API desert_status desert_write_option(desert_writer *w, bool some);
 DESERT_API desert_status desert_write_either(desert_writer *w, bool right);
 DESERT_API desert_status desert_write_try(desert_writer *w, bool success);
 
-/* ---- tuples (FORMAT.md §7): version byte 00, then the elements ---- */
+/* ---- tuples (docs/format.md §8): version byte 00, then the elements ---- */
 DESERT_API desert_status desert_write_tuple_begin(desert_writer *w);
 
-/* ---- UUID (FORMAT.md §8.1): the 16 bytes in canonical order ---- */
+/* ---- UUID (docs/format.md §13.1): the 16 bytes in canonical order ---- */
 DESERT_API desert_status desert_write_uuid(desert_writer *w, const uint8_t uuid[16]);
 
-/* ---- compressed blocks (FORMAT.md §11) ----
+/* ---- compressed blocks (docs/format.md §16) ----
  * DEFLATE through libdeflate in the given flavour: RAW (desert-rust: var_u32
  * plain length, var_u32 compressed length, raw DEFLATE) or ZLIB
  * (desert-scala: empty input = the single byte 00, else both lengths and a
@@ -299,14 +299,14 @@ DESERT_API desert_status desert_write_compressed(desert_writer *w, desert_compre
 DESERT_API desert_status desert_write_compressed_zstd(desert_writer *w, int level,
                                                       const void *src, size_t n);
 
-/* ---- object references (FORMAT.md §12) ----
+/* ---- object references (docs/format.md §17) ----
  * If obj is already in the session's reference table, writes var_u32(id)
  * and sets *is_new = false. Otherwise registers it (next id, from 1),
  * writes var_u32(0) and sets *is_new = true: the caller then writes the
  * object itself. obj must not be NULL. */
 DESERT_API desert_status desert_write_ref(desert_writer *w, const void *obj, bool *is_new);
 
-/* ---- type registry framing (FORMAT.md §16) ---- var_u32(type id) */
+/* ---- type registry framing (docs/format.md §12) ---- var_u32(type id) */
 DESERT_API desert_status desert_write_type_id(desert_writer *w, uint32_t type_id);
 
 #ifdef __cplusplus

@@ -100,7 +100,7 @@ static inline uint64_t desert_fast_f64_bits_(double f) {
   memcpy(&b, &f, 8);
   return b;
 }
-/* FORMAT.md §2: shortest var_u32 into p (5 bytes of room); its length. */
+/* docs/format.md §3: shortest var_u32 into p (5 bytes of room); its length. */
 static inline size_t desert_fast_put_var_(uint8_t *p, uint32_t v) {
   size_t n = 0;
   while (v >= 0x80u) {
@@ -237,7 +237,7 @@ static inline const uint8_t *desert_writer_data_inline(const desert_writer *w, s
   return f->main.data; /* NULL in size-only mode */
 }
 
-/* ---- fixed-width values (FORMAT.md §1), bool and tags (§6) -------------------- */
+/* ---- fixed-width values (docs/format.md §2), bool and tags (§7) -------------------- */
 
 #define DESERT_FAST_W_(name, type, n, put)                                              \
   static inline desert_status desert_write_##name##_inline(desert_writer * w, type v) { \
@@ -266,7 +266,7 @@ DESERT_FAST_W_(either, bool, 1, p[0] = (uint8_t)(v ? 1u : 0u))
 DESERT_FAST_W_(try, bool, 1, p[0] = (uint8_t)(v ? 1u : 0u))
 #undef DESERT_FAST_W_
 
-/* ---- varints (FORMAT.md §2) and collection counts (§5.2) ---------------------- */
+/* ---- varints (docs/format.md §3) and collection counts (§6.2) ---------------------- */
 
 /* Writes the shortest var_u32 of v at t's cursor (room for 5 checked). */
 static inline void desert_wfast_var_(desert_wtarget *t, uint32_t v) {
@@ -305,7 +305,7 @@ static inline desert_status desert_write_count_inline(desert_writer *w, size_t n
   return DESERT_OK;
 }
 
-/* ---- strings (FORMAT.md §4) ----------------------------------------------------
+/* ---- strings (docs/format.md §5) ----------------------------------------------------
  * The inline path takes ASCII text of up to 63 bytes: its length prefix is
  * one byte and ASCII needs no UTF-8 validation (in size-only mode it only
  * counts them). Anything else goes to desert_write_string, which validates
