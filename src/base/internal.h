@@ -52,7 +52,7 @@ DESERT_INLINE void desert_put_be64(uint8_t *p, uint64_t v) {
   memcpy(p, &v, 8);
 }
 
-/* Zig-zag mapping of FORMAT.md §2.2, in unsigned arithmetic (no UB). */
+/* Zig-zag mapping of docs/format.md §3.3, in unsigned arithmetic (no UB). */
 DESERT_INLINE uint32_t desert_zigzag32(int32_t n) {
   return ((uint32_t)n << 1) ^ (uint32_t)(0u - ((uint32_t)n >> 31));
 }

@@ -3,7 +3,7 @@
  * Internal header; nothing here is exported except through api_kernels.c.
  * SPDX-License-Identifier: MIT
  *
- * KERNEL CONTRACT (DESIGN.md §4)
+ * KERNEL CONTRACT
  * 1. Bounds: never read outside [src, src+len) nor write outside
  *    [dst, dst+cap) on any path. No padding contract, no alignment
  *    requirement (unaligned loads/stores only), no no_sanitize escapes.
@@ -81,8 +81,8 @@ typedef struct desert_kernels {
   size_t (*var_u32_encode)(uint8_t *dst, const uint32_t *src, size_t n);
   size_t (*var_i32_encode)(uint8_t *dst, const int32_t *src, size_t n);
 
-  /* Decode exactly n values from src[0..src_len). Strict rule of FORMAT.md
-   * §2.1: a continuation bit on the 5th byte is DESERT_E_VARINT_TOO_LONG;
+  /* Decode exactly n values from src[0..src_len). Strict rule of docs/format.md
+   * §3.2: a continuation bit on the 5th byte is DESERT_E_VARINT_TOO_LONG;
    * payload bits above bit 31 in the 5th byte are ignored; overlong forms
    * are accepted. Running out of input is DESERT_E_INPUT_ENDED. On success
    * *consumed = bytes used; on error *consumed = offset of the first byte of

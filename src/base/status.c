@@ -1,4 +1,4 @@
-/* src/base/status.c — names, FORMAT.md §17 kinds and one-line messages of the
+/* src/base/status.c — names, docs/format.md §18 kinds and one-line messages of the
  * desert_status codes.
  * SPDX-License-Identifier: MIT
  *

@@ -1,8 +1,8 @@
 /* src/core/reader.c — the reader context (bounds-checked cursor, sticky errors
  * with the failing item's offset, session tables, arena) and the primitive
- * values of FORMAT.md §1–§7, §8.1, §12 and §16. Every length is checked
+ * values of docs/format.md §2–§8, §12, §13.1 and §17. Every length is checked
  * against the remaining input before anything is allocated or copied.
- * Compressed blocks live in src/values/compressed.c, the values of §8–§9
+ * Compressed blocks live in src/values/compressed.c, the values of docs/format.md §13–§14
  * in src/values.
  * SPDX-License-Identifier: MIT */
 #include "core/compress_state.h"
@@ -456,7 +456,7 @@ desert_status desert_read_dedup_string(desert_reader *r, desert_str *out) {
   int32_t n;
   if (desert_r_var_i32(r, &n)) return r->status;
   if (n < 0) {
-    /* -n in 64 bits: -(-2^31) does not fit in int32_t (FORMAT.md §4.2). */
+    /* -n in 64 bits: -(-2^31) does not fit in int32_t (docs/format.md §5.2). */
     int64_t id = -(int64_t)n;
     const desert_strtab_entry *e = desert_strtab_get(&r->strings, (uint64_t)id);
     if (!e) return desert_r_fail(r, DESERT_E_INVALID_STRING_ID, at);
@@ -562,7 +562,7 @@ bool desert_read_seq_next(desert_reader *r, desert_seq *seq) {
 
 /* Fixed-width runs. When the input is too short, the error is reported at
  * the first element that does not fit, as element-by-element reading
- * would (SCHEMA.md §3.5). */
+ * would (docs/schema.md §14.5). */
 #define DESERT_R_ARRAY(name, type, width, kernel, get)                                     \
   desert_status desert_read_##name##_array(desert_reader *r, type *dst, size_t n) {        \
     if (r->status) return r->status;                                                       \

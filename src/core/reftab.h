@@ -1,4 +1,4 @@
-/* src/core/reftab.h — the object reference table of a session (FORMAT.md §12):
+/* src/core/reftab.h — the object reference table of a session (docs/format.md §17):
  * ids from 1 in registration order. Writer: object address -> id (hash
  * index). Reader: id -> object (vector).
  * SPDX-License-Identifier: MIT */

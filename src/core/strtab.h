@@ -1,4 +1,4 @@
-/* src/core/strtab.h — the DeduplicatedString table of a session (FORMAT.md §4.2):
+/* src/core/strtab.h — the DeduplicatedString table of a session (docs/format.md §5.2):
  * ids from 1 in registration order, lookup by content. The writer's table
  * copies the text (caller strings may not live long enough); the reader's
  * table keeps views into the input or the arena, which outlive the message.
@@ -41,7 +41,7 @@ desert_status desert_strtab_add(desert_strtab *t, const char *s, size_t len, uin
                                 bool *added);
 /* Entry of id (1-based) or NULL. */
 const desert_strtab_entry *desert_strtab_get(const desert_strtab *t, uint64_t id);
-/* Forgets every id above n (legacy header scoping, FORMAT.md §13.6). */
+/* Forgets every id above n (legacy header scoping, docs/format.md §9.8). */
 void desert_strtab_truncate(desert_strtab *t, size_t n);
 
 #endif

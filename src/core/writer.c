@@ -1,8 +1,8 @@
 /* src/core/writer.c — the writer context (output modes, sticky errors, session
- * tables) and the primitive values of FORMAT.md §1–§7, §8.1, §12 and §16.
+ * tables) and the primitive values of docs/format.md §2–§8, §12, §13.1 and §17.
  * Single values are encoded inline; runs above DESERT_BULK_THRESHOLD go to
  * the context's kernel table. Compressed blocks live in
- * src/values/compressed.c, the values of §8–§9 in src/values.
+ * src/values/compressed.c, the values of docs/format.md §13–§14 in src/values.
  * SPDX-License-Identifier: MIT */
 #include "scalar/scalar.h"
 #include "core/compress_state.h"

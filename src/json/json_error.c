@@ -1,5 +1,5 @@
 /* src/json/json_error.c — the error kinds of the JSON layer's reports
- * (SCHEMA.md §3.5): which conformance kind a desert_json_error names. Its
+ * (docs/schema.md §14.5): which conformance kind a desert_json_error names. Its
  * own file because both the schema loader (json_schema.c) and the testee
  * (json_testee.c) report errors, and the testee is built on the loader: the
  * name table sits below both so neither calls the other's way.
@@ -28,7 +28,7 @@ const char *desert_json_error_kind_name(const desert_json_error *e) {
   case DESERT_E_LIMIT:
   case DESERT_E_DEPTH:
     /* Limits: a decode fails with DeserializationFailure, an encode with
-     * BadValue (§3.6); callers set has_offset for decodes. */
+     * BadValue (docs/schema.md §14.6); callers set has_offset for decodes. */
     return e->has_offset ? "DeserializationFailure" : "BadValue";
   default:
     return desert_status_kind(e->status);

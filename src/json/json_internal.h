@@ -1,5 +1,5 @@
 /* src/json/json_internal.h — tables shared inside the JSON layer: the keys
- * and component ranges of the fixed-layout objects of SCHEMA.md §2.2/§2.7
+ * and component ranges of the fixed-layout objects of docs/schema.md §11.2/§11.8
  * (durations, big decimals, dates and times). Internal.
  * SPDX-License-Identifier: MIT */
 #ifndef DESERT_JSON_INTERNAL_H

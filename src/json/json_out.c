@@ -1,5 +1,5 @@
-/* src/json/json_out.c — the canonical JSON text of a value tree (SCHEMA.md
- * §2.2–§2.7): output buffer, string escapes of §2.4, the float text of §2.3
+/* src/json/json_out.c — the canonical JSON text of a value tree (docs/schema.md
+ * §11.2–§11.8): output buffer, string escapes of §11.5, the float text of §11.4
  * (shortest round-trip digits found with "%.*e" and strtod/strtof, exactly as
  * the spec describes), hex, UUID, big integers and the fixed objects of the
  * date/time types.
@@ -175,7 +175,7 @@ void desert_json_print(desert_json_buf *b, const desert_json *j) {
   }
 }
 
-/* ---- floats (SCHEMA.md §2.3) ------------------------------------------------------------ */
+/* ---- floats (docs/schema.md §11.4) ----------------------------------------------------------- */
 
 size_t desert_json_format_float(double v, bool is_f32, char *out) {
   char buf[48];

@@ -1,6 +1,6 @@
 /* src/json/json_parse.c — strict RFC 8259 parser for the JSON layer:
  * recursive descent over the whole text into a tree in a bump arena. Numbers
- * keep their exact text (SCHEMA.md §2.1), strings are UTF-8 checked and
+ * keep their exact text (docs/schema.md §11.1), strings are UTF-8 checked and
  * decoded (a lone surrogate escape is kept as WTF-8 and flagged), duplicate
  * keys and non-JSON literals are syntax errors, nesting is bounded. Children
  * of a container are collected on a shared scratch stack and copied into the

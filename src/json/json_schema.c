@@ -1,9 +1,9 @@
-/* src/json/json_schema.c — schema documents (SCHEMA.md part 1) into
- * desert_type graphs: every rejection rule of §1.9 with a "$.path: why"
+/* src/json/json_schema.c — schema documents (docs/schema.md §2) into
+ * desert_type graphs: every rejection rule of docs/schema.md §9 with a "$.path: why"
  * message, definitions as REF nodes (any order, recursion allowed), alias
  * cycles through references and transparent wrappers rejected, transient and
  * FieldAdded defaults checked as values of their field's type once the whole
- * graph exists, and the options of §1.8.
+ * graph exists, and the options of docs/schema.md §8.
  * SPDX-License-Identifier: MIT */
 #include <stdarg.h>
 #include <stdio.h>
@@ -12,7 +12,7 @@
 
 #include "json_internal.h"
 
-/* ---- options (§1.8) --------------------------------------------------------------------- */
+/* ---- options (docs/schema.md §8) ------------------------------------------------------------- */
 
 static bool jstr_is(const desert_json *j, const char *s) {
   return j->kind == DESERT_JSON_STRING && j->len == strlen(s) && memcmp(j->str, s, j->len) == 0;
@@ -213,7 +213,7 @@ static const desert_json *unknown_key(const desert_json *obj, const char *const 
 
 /* Every name of the document (definition, record, enum, transparent,
  * field, step field, constructor) is copied here. A name holding U+0000
- * makes the document BadSchema (SCHEMA.md §1.9): the C interfaces take
+ * makes the document BadSchema (docs/schema.md §9): the C interfaces take
  * names as NUL-terminated strings, so it would be cut at the NUL -- and
  * neither reference library can declare such a name. NULL after lfail
  * (which keeps this first message over the callers' nomem). */
@@ -748,7 +748,7 @@ static bool load(loader *L, const desert_json *doc, desert_schema *s) {
       lpop(L, o2);
     }
     /* Alias cycles: a definition leading back to itself through references
-     * and transparent wrappers only (SCHEMA.md §1.7). */
+     * and transparent wrappers only (docs/schema.md §7). */
     for (size_t i = 0; i < defs->count; i++) {
       const desert_type *start = L->def_refs[i];
       const desert_type *p = start->u.inner;

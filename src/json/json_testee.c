@@ -1,7 +1,7 @@
 /* src/json/json_testee.c — whole JSON operations (encode a JSON value under a
  * schema, decode bytes into canonical JSON) and the conformance testee
- * protocol of SCHEMA.md part 3: request checks in the order of §3.4, one
- * response line per request, error kinds and decode offsets of §3.5, a fresh
+ * protocol of docs/schema.md §14: request checks in the order of §14.4, one
+ * response line per request, error kinds and decode offsets of §14.5, a fresh
  * context per request and bounded resources for hostile input.
  * SPDX-License-Identifier: MIT */
 #include <stdio.h>
@@ -10,9 +10,9 @@
 
 #include "json_internal.h"
 
-/* Resource bounds of one request (SCHEMA.md §3.6). Collection counts are not
+/* Resource bounds of one request (docs/schema.md §14.6). Collection counts are not
  * limited up front: a count larger than the input can hold must fail where
- * sequential reading runs out of input (§3.5); the node budget bounds the
+ * sequential reading runs out of input (docs/schema.md §14.5); the node budget bounds the
  * work for elements that take no bytes. */
 #define TESTEE_MAX_VALUES       ((size_t)1 << 21)
 #define TESTEE_MAX_DECOMPRESSED ((size_t)32 << 20)

@@ -1,5 +1,5 @@
 /* src/json/json_value.c — JSON values into value trees under a desert_type,
- * with every input rule of SCHEMA.md part 2: integer ranges from the exact
+ * with every input rule of docs/schema.md §11: integer ranges from the exact
  * text (any size), floats converted directly from their decimal text with
  * strtod/strtof, the NaN/Infinity strings and exact bit patterns, one-scalar
  * chars, hex byte strings, UUIDs, big numbers, the fixed objects of the

@@ -1,7 +1,8 @@
 /* src/neon/kernels_neon.c — the NEON kernel table. Natively on AArch64 it
  * requires DESERT_CPU_NEON (baseline there); built through SIMDe on x86
  * (DESERT_NEON_VIA_SIMDE) it requires nothing and is marked emulated, so
- * dispatch never picks it automatically (DESIGN.md §2, §3).
+ * dispatch never picks it automatically (emulated speed says nothing about
+ * NEON hardware).
  * Algorithms and bounds arguments: see each kernel file. No slot is NULL.
  * SPDX-License-Identifier: MIT */
 #include "neon/neon_kernels.h"

@@ -3,7 +3,7 @@
  * Natively (AArch64) this is <arm_neon.h>. With DESERT_NEON_VIA_SIMDE the
  * same code is compiled on x86 through SIMDe's NEON emulation with native
  * aliases (SIMDe README: native aliases are meant for testing, which is
- * exactly this use; DESIGN.md §2). SIMDe 0.7.4~rc2 (Debian 12) lacks
+ * exactly this use). SIMDe 0.7.4~rc2 (Debian 12) lacks
  * vsliq_n_* and vst1q_*_x4: never use them (the TUs are compiled with
  * -Werror=implicit-function-declaration so a slip fails the build).
  * Bounds: the helpers only touch the vectors/pointers they are given.
@@ -21,7 +21,7 @@
 #include <simde/arm/neon.h>
 /* SIMDe's portable fallbacks carry OpenMP-SIMD/vectorize pragmas that clang
  * reports as -Wpass-failed ("loop not vectorized") when it cannot honour
- * them; that is about the emulation, not about these kernels (anchors.md §9). */
+ * them; that is about the emulation, not about these kernels. */
 #if defined(__clang__)
 #pragma clang diagnostic ignored "-Wpass-failed"
 #endif

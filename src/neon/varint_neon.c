@@ -1,4 +1,4 @@
-/* src/neon/varint_neon.c — NEON var_u32 / var_i32 (zig-zag) runs, FORMAT.md §2.
+/* src/neon/varint_neon.c — NEON var_u32 / var_i32 (zig-zag) runs, docs/format.md §3.
  *
  * Decode algorithm: MaskedVByte (Plaisance, Kurz & Lemire, "Vectorized VByte
  * Decoding", 2015), ported to NEON: a 16-byte window, the mask of its
@@ -13,7 +13,7 @@
  *   - a table entry only takes values whose last byte is within bytes 0..11
  *     of the window, so each value taken is complete and at most 5 bytes long
  *     with its 5th byte a terminator: bits above 31 are dropped by the 64->32
- *     narrowing, as FORMAT.md §2.1 requires;
+ *     narrowing, as docs/format.md §3.2 requires;
  *   - a value with five continuation bytes (an error) or anything else the
  *     table does not cover ends the SIMD loop; desert_scalar_var_u32_decode
  *     then runs from the start of that value, which is a value boundary, so
@@ -201,7 +201,7 @@ static inline desert_status desert_neon_var_decode(const uint8_t *src, size_t sr
       }
     } else {
       /* 1..2 values of 1..5 bytes in 64-bit lanes; the narrowing to 32 bits
-       * drops the payload bits above bit 31 (FORMAT.md §2.1) */
+       * drops the payload bits above bit 31 (docs/format.md §3.2) */
       uint64x2_t x = vreinterpretq_u64_u8(g);
       uint64x2_t r = vandq_u64(x, vdupq_n_u64(0x7fu));
       r = vorrq_u64(r, vandq_u64(vshrq_n_u64(x, 1), vdupq_n_u64(0x3f80u)));

@@ -1,7 +1,7 @@
-/* src/record/enum.c — enums / sealed traits (FORMAT.md §15): constructor ids in
+/* src/record/enum.c — enums / sealed traits (docs/format.md §11): constructor ids in
  * declaration or sorted order with transient cases skipped, the 00 + id
- * writer, the reader with Scala's enum-level evolution layout (§15.3), and
- * the type registry framing helpers (§16).
+ * writer, the reader with Scala's enum-level evolution layout (docs/format.md §11.5), and
+ * the type registry framing helpers (docs/format.md §12).
  *
  * The description-based calls compute ids per call instead of tabulating
  * them, for the same reason record derived data is (record_desc.c):
@@ -13,7 +13,7 @@
 #include "record/record_versioned.h"
 #include "core/writer_internal.h"
 
-/* Byte-wise order of case names (SCHEMA.md §1.6: UTF-8 bytes compared);
+/* Byte-wise order of case names (docs/schema.md §6: UTF-8 bytes compared);
  * equal names, which desert_enum_desc does not allow but may meet, keep
  * declaration order so ids stay distinct. */
 static bool sorts_before(const desert_case_desc *c, size_t a, size_t b) {

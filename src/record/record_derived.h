@@ -1,5 +1,5 @@
 /* src/record/record_derived.h — the derived data of a record description
- * (FORMAT.md §13.1) that record_desc.c computes and the record writer and
+ * (docs/format.md §9.1) that record_desc.c computes and the record writer and
  * reader consume: argument checks, the chunk and position of each field,
  * field lookup by name. Internal.
  * SPDX-License-Identifier: MIT */

@@ -1,5 +1,5 @@
-/* src/record/record_desc.c — derived data of a record description (FORMAT.md
- * §13.1): version, chunk of each field, made-optional indexes, removed
+/* src/record/record_desc.c — derived data of a record description (docs/format.md
+ * §9.1): version, chunk of each field, made-optional indexes, removed
  * names, positions; plus the full description check.
  *
  * Everything is recomputed from the steps on each call rather than cached:

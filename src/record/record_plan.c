@@ -3,7 +3,7 @@
  * default of each field; the header entry of each step) computed once into
  * one block, either the caller's storage or an allocation. Also the
  * functions that compute one field or entry for the description-based
- * calls, and the tuple descriptions (FORMAT.md §7) with their static plans.
+ * calls, and the tuple descriptions (docs/format.md §8) with their static plans.
  * SPDX-License-Identifier: MIT */
 #include "record/record_plan.h"
 

@@ -1,7 +1,7 @@
-/* src/record/record_reader.c — reading records (FORMAT.md §13.5): the fast path
+/* src/record/record_reader.c — reading records (docs/format.md §9.6): the fast path
  * for version-0 data, and for versioned data the header (sv + 1 entries),
  * the chunk walk, removed names, made-optional positions and the
- * per-field rules, with the error offsets of SCHEMA.md §3.4–§3.5.
+ * per-field rules, with the error offsets of docs/schema.md §14.4–§14.5.
  *
  * A versioned record keeps its header in a frame on a byte stack owned by
  * the reader (r->records); nested records push frames above their parent's.
@@ -30,7 +30,7 @@ enum { E_CHUNK = 0, E_EMPTY = 1, E_MADE_OPTIONAL = 2, E_REMOVED = 3 };
 #define NO_FRAME SIZE_MAX
 
 /* One header entry with the byte range of its chunk (empty for entries that
- * are not chunks, located where the walk reached: SCHEMA.md §2.8). */
+ * are not chunks, located where the walk reached: docs/schema.md §12). */
 typedef struct rec_entry {
   size_t start, cur, end;
   const char *name; /* E_REMOVED: the field name (view) */
@@ -187,7 +187,7 @@ static desert_status read_header(desert_reader *r, desert_record_reader *rr, uns
   int32_t *counters = frame_counters(f);
   for (unsigned c = 0; c < ncounters; c++) counters[c] = -1;
 
-  /* 1. The entries (FORMAT.md §13.4). Nothing here pushes frames, so f and
+  /* 1. The entries (docs/format.md §9.5). Nothing here pushes frames, so f and
    *    e stay valid. */
   for (unsigned i = 0; i < nentries; i++) {
     size_t at = r->pos;
@@ -574,7 +574,7 @@ desert_status desert_record_read_end(desert_record_reader *rr) {
   return r->status;
 }
 
-/* ---- enum-level evolution (FORMAT.md §15.3) ---------------------------------- */
+/* ---- enum-level evolution (docs/format.md §11.5) ---------------------------------- */
 
 /* The record view of such an enum: no fields; only chunk 0 matters. */
 static const desert_record_desc enum_record = {"enum", NULL, 0, NULL, 0};

@@ -1,6 +1,6 @@
 /* src/record/record_versioned.h — hooks of the versioned record reader
  * (record_reader.c) that enums reuse for Scala's enum-level evolution layout
- * (FORMAT.md §15.3). Split from the derived data (record_derived.h) so that
+ * (docs/format.md §11.5). Split from the derived data (record_derived.h) so that
  * record_desc.c, which only computes that data, includes nothing of the
  * reader. Internal.
  * SPDX-License-Identifier: MIT */
@@ -15,7 +15,7 @@
 /* Drops the record-stack frames at the current nesting depth or deeper:
  * at a begin they can only be left over from abandoned values. */
 void desert_rec_prune(desert_reader *r);
-/* Scala's enum-level evolution layout (FORMAT.md §15.3): reads the header
+/* Scala's enum-level evolution layout (docs/format.md §11.5): reads the header
  * of versioned enum data whose version byte (at version_offset) was just
  * read, pushes an enum frame at the current depth and points the reader at
  * the data's chunk 0 (where the id and payload are). The caller did

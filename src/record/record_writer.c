@@ -1,4 +1,4 @@
-/* src/record/record_writer.c — writing records (FORMAT.md §13.2–§13.4, §13.6):
+/* src/record/record_writer.c — writing records (docs/format.md §9.3–§9.5, §9.8):
  * version byte, chunks, evolution header, chunks in order.
  *
  * Version 0 goes straight to the output. A versioned record has five
@@ -618,7 +618,7 @@ desert_status desert_record_write_field_option(desert_record_writer *rw, size_t 
 }
 
 /* A removed name as a DeduplicatedString under Scala <= 0.2.x scoping
- * (FORMAT.md §13.6): looked up in the table as it was when the record
+ * (docs/format.md §9.8): looked up in the table as it was when the record
  * started (ids <= strings0), new names registered only in a per-header
  * copy (ids strings0+1, +2, ... in `fresh`) and forgotten afterwards, so
  * the writer's real table keeps only what the fields registered. */
@@ -645,7 +645,7 @@ static desert_status write_name(desert_writer *w, const desert_record_writer *rw
   return desert_write_dedup_string(w, name, strlen(name));
 }
 
-/* The evolution header (FORMAT.md §13.4), one entry per step, to w->t;
+/* The evolution header (docs/format.md §9.5), one entry per step, to w->t;
  * size0 is chunk 0's size, the other sizes are in the chunk buffers. */
 static desert_status write_header(desert_writer *w, const desert_record_writer *rw,
                                   const rec_wpool *pool, size_t size0) {

@@ -1,5 +1,5 @@
 /* src/scalar/varint_scalar.c — scalar var_u32 / var_i32 (zig-zag) run
- * encoders and decoders (FORMAT.md §2, strict Rust rule).
+ * encoders and decoders (docs/format.md §3, strict Rust rule).
  * SPDX-License-Identifier: MIT
  *
  * Algorithm: LEB128 limited to 5 bytes, one value at a time. Decoding has

@@ -1,7 +1,7 @@
 /* src/types/types_decode.c — the generic decoder: bytes under a desert_type into a
  * value tree (layout in include/desert/types.h). Reads go through the public
  * reader, value, record and enum calls, so every failure carries the offset
- * rules of SCHEMA.md §3.5; checks of its own (char16 surrogates, byte-block
+ * rules of docs/schema.md §14.5; checks of its own (char16 surrogates, byte-block
  * and collection constraints) are reported through desert_reader_fail at the
  * first byte of the item, as the spec asks. Collections grow their item
  * arrays geometrically (a count is never trusted for an allocation) and a
@@ -388,7 +388,7 @@ static desert_status dec_builtin(desert_types_ctx *c, const desert_type *t, dese
 /* ---- records, tuples, map entries ------------------------------------------------- */
 
 /* Reads a record whose fields are all plain required fields (tuples, map
- * entries): the record reader still handles evolved data (F§7). */
+ * entries): the record reader still handles evolved data (docs/format.md §8). */
 static desert_status dec_tuple_like(desert_types_ctx *c, const desert_types_record_impl *im,
                                     const desert_type *const *types, desert_value *out) {
   const size_t n = im->desc.field_count;

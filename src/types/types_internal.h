@@ -34,7 +34,7 @@ typedef struct desert_types_enum_impl {
   uint32_t id_count; /* the non-transient constructors */
 } desert_types_enum_impl;
 
-/* The 2-tuple record that every map entry is (FORMAT.md §5.4); its plan
+/* The 2-tuple record that every map entry is (docs/format.md §6.4); its plan
  * is record.h's static desert_tuple_plan(2), found by desert_types_plan. */
 extern const desert_types_record_impl desert_types_map_entry;
 

@@ -6,7 +6,7 @@
  * this file is only the mapping between the struct slot and that call:
  * one function for encoding and one for decoding, called from the main
  * switch of types_struct.c. No validation happens here on purpose: the
- * values.h writers and readers own the ranges (SCHEMA.md §2.7–§2.8) and
+ * values.h writers and readers own the ranges (docs/schema.md §11.8, §12) and
  * their statuses and error offsets, and a second check here could only
  * drift from theirs. Slots are copied with memcpy (struct members need not
  * be aligned), and a decoded value is stored only once its read succeeded.

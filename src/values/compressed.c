@@ -1,4 +1,4 @@
-/* src/values/compressed.c — compressed byte blocks (FORMAT.md §11): raw
+/* src/values/compressed.c — compressed byte blocks (docs/format.md §16): raw
  * DEFLATE (desert-rust) and zlib-wrapped DEFLATE (desert-scala) through
  * libdeflate, with zlib's streaming inflate for the zlib-flavour blocks
  * libdeflate refuses, plus the libdesert zstd extension. The (de)compressor contexts
@@ -10,14 +10,14 @@
  * length), compressed bytes; the zlib flavour writes an empty input as the
  * single byte 00 (and reads a plain length 0 as "empty, nothing follows").
  *
- * Reading (SCHEMA.md §2.8, §3.5): both lengths are read, the compressed
+ * Reading (docs/schema.md §12, §14.5): both lengths are read, the compressed
  * bytes are taken (InputEnded at their first byte if the input is short),
  * and only then the announced plain length is checked against
  * options.max_decompressed (DESERT_E_LIMIT at the plain-length varint) --
  * nothing is allocated before these checks. Decompression errors are
  * reported at the first compressed byte.
  *
- * The zlib flavour follows java.util.zip.Inflater (SCHEMA.md §2.8): Scala
+ * The zlib flavour follows java.util.zip.Inflater (docs/schema.md §12): Scala
  * calls inflate() once, with the whole block as input and room for exactly
  * the announced length, and keeps whatever came out, zero-padded. So an
  * incomplete stream (cut anywhere, even inside the header or the Adler-32
@@ -116,7 +116,7 @@ desert_status desert_write_compressed(desert_writer *w, desert_compression flavo
   if (n == 0) {
     /* libdeflate writes an empty stored block for empty input; zlib,
      * miniz_oxide (flate2) and Java write the 2-byte empty fixed-Huffman
-     * block at every level but 0. Match them (FORMAT.md §11.1: 00 02 03 00). */
+     * block at every level but 0. Match them (docs/format.md §16.1: 00 02 03 00). */
     static const uint8_t fixed_empty[2] = {0x03, 0x00};
     static const uint8_t stored_empty[5] = {0x01, 0x00, 0x00, 0xff, 0xff};
     return level == 0 ? emit_block(w, 0, stored_empty, sizeof stored_empty)
@@ -278,7 +278,7 @@ static desert_status read_raw_block(desert_reader *r, desert_bytes *out) {
   h.plain_at = r->pos;
   if (desert_r_var_u32(r, &h.plain)) return r->status;
   if (read_rest(r, &h)) return r->status;
-  /* The plain length is only a capacity hint (SCHEMA.md §2.8). */
+  /* The plain length is only a capacity hint (docs/schema.md §12). */
   const size_t bound = inflate_bound(h.csize);
   const size_t limit = bound < r->opt.max_decompressed ? bound : r->opt.max_decompressed;
   size_t first = first_capacity(h.plain, h.csize, limit);

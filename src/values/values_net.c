@@ -1,4 +1,4 @@
-/* src/values/values_net.c — Rust-only network values of FORMAT.md §8.5–§8.6:
+/* src/values/values_net.c — Rust-only network values of docs/format.md §13.5–§13.6:
  * std::net::IpAddr, mac_address::MacAddress and url::Url.
  * SPDX-License-Identifier: MIT
  *

@@ -1,4 +1,4 @@
-/* src/values/values_numbers.c — numeric values of FORMAT.md §8.2–§8.4: durations
+/* src/values/values_numbers.c — numeric values of docs/format.md §13.2–§13.4: durations
  * and instants, big integers (minimal two's complement byte blocks) with
  * exact decimal text conversion, big decimals (text and Rust binary form).
  * SPDX-License-Identifier: MIT
@@ -138,7 +138,7 @@ desert_status desert_bigint_from_decimal(const char *text, size_t len, uint8_t *
   if (digits == 0) return DESERT_E_ARGUMENT;
   for (size_t k = i; k < len; k++)
     if (text[k] < '0' || text[k] > '9') return DESERT_E_ARGUMENT;
-  /* -?(0|[1-9][0-9]*), and "-0" is not a canonical integer (SCHEMA.md §2.2). */
+  /* -?(0|[1-9][0-9]*), and "-0" is not a canonical integer (docs/schema.md §11.2). */
   if (text[i] == '0' && (digits > 1 || neg)) return DESERT_E_ARGUMENT;
   if (cap < desert_bigint_bytes_bound(len)) return DESERT_E_DST_TOO_SMALL;
 
@@ -221,7 +221,7 @@ desert_status desert_bigint_to_decimal(const uint8_t *twos_be, size_t n, char *o
    * at a time by 10^9 (the remainder stays below 10^9, so rem << 32 | limb
    * fits in 64 bits) takes a quarter of the divisions of a byte-wise pass:
    * the conversion is still quadratic, and this keeps a maximal 64 KiB
-   * value (FORMAT.md §8.3 via the reader's limit) near a second. */
+   * value (docs/format.md §13.3 via the reader's limit) near a second. */
   const size_t pad = (4 - n % 4) % 4, limbs = (n + pad) / 4;
   uint8_t *mag = (uint8_t *)out;
   memset(mag, 0, pad);

@@ -1,13 +1,13 @@
-/* src/values/values_time.c — java.time / chrono values of FORMAT.md §9: day of
+/* src/values/values_time.c — java.time / chrono values of docs/format.md §14: day of
  * week, month, year, month-day, year-month, period, zone offsets and ids,
  * local/offset/zoned dates and times, and the two Rust-only DateTime forms.
  * SPDX-License-Identifier: MIT
  *
- * Writers validate the ranges of SCHEMA.md §2.7 before writing (out of
+ * Writers validate the ranges of docs/schema.md §11.8 before writing (out of
  * range: DESERT_E_ARGUMENT, nothing written) and emit each value with one
  * reservation, so a full fixed buffer never receives half a value.
  * Readers validate every component right after reading it, as a whole
- * (SCHEMA.md §2.8): DESERT_E_INVALID_VALUE at the component's first byte;
+ * (docs/schema.md §12): DESERT_E_INVALID_VALUE at the component's first byte;
  * a zone_id type byte other than 00/01 is DESERT_E_INVALID_CONSTRUCTOR_ID at
  * that byte. The offset part of a zone_id and of a Rust FixedOffset is one
  * component with its type byte, so its errors point at the type byte.

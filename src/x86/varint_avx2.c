@@ -1,5 +1,5 @@
 /* src/x86/varint_avx2.c — AVX2 var_u32 / var_i32 (zig-zag) run encoders and
- * decoders (FORMAT.md §2, strict rule of kernels.h).
+ * decoders (docs/format.md §3, strict rule of kernels.h).
  * SPDX-License-Identifier: MIT
  *
  * Decoding — the MaskedVByte approach (Plaisance, Kurz & Lemire,
@@ -89,7 +89,7 @@ DX_INLINE desert_status dx_var_one(const uint8_t *src, size_t len, uint32_t *dst
  * length L <= 4 is N >> 7 * (4 - L) (the groups of earlier values shifted
  * out; the shift is looked up from the terminator flags of bytes
  * j-3..j-1), a 5-byte value is (N << 7) | g(j-4), whose groups above bit
- * 31 fall off (FORMAT.md §2.1). */
+ * 31 fall off (docs/format.md §3.2). */
 DX_INLINE __m256i dx_var5(__m256i d, __m256i e, uint32_t term) {
   const __m256i g = _mm256_and_si256(d, dx_set32(0x7f7f7f7fu));
   const __m256i n =

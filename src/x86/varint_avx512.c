@@ -1,5 +1,5 @@
 /* src/x86/varint_avx512.c — AVX-512 (VBMI/VBMI2) var_u32 / var_i32 (zig-zag)
- * run decoders and encoders (FORMAT.md §2, strict rule of kernels.h).
+ * run decoders and encoders (docs/format.md §3, strict rule of kernels.h).
  * SPDX-License-Identifier: MIT
  *
  * Decoding — the idea of MaskedVByte (Plaisance, Kurz & Lemire, "Vectorized
@@ -17,7 +17,7 @@
  *    everything up to the first one), the 7-bit groups are joined with
  *    vpmaddubsw/vpmaddwd, and when the window holds a value of 5 bytes a
  *    third vpermb fetches byte start+4, whose low 4 bits become bits 28-31
- *    (its bits 4-6 fall off: FORMAT.md §2.1) for the lanes without a
+ *    (its bits 4-6 fall off: docs/format.md §3.2) for the lanes without a
  *    terminator in their first four bytes. Four groups of 16 are computed
  *    every time (no branch on the count), count = popcount of the
  *    terminators, and the window advances to the byte after the last
