@@ -1,5 +1,5 @@
 # tools/conformance.cmake — the programs of the JSON layer (src/json):
-#   desert-conformance  the conformance testee of SCHEMA.md part 3 (JSON lines
+#   desert-conformance  the conformance testee of docs/schema.md §14 (JSON lines
 #                       on stdin/stdout)
 # and the schema subcommands of the `desert` tool (tools/cli_encode.c,
 # tools/cli_decode.c, compiled into desert_cli by the cli_*.c glob), which
@@ -16,7 +16,7 @@ set_target_properties(desert_conformance PROPERTIES OUTPUT_NAME desert-conforman
 target_link_libraries(desert_conformance PRIVATE desert::json desert_warnings desert_sanitize)
 
 # The conformance runner of test/conformance.cmake (plays a cases file
-# against a testee and judges per SCHEMA.md §3.7).
+# against a testee and judges per docs/schema.md §14.7).
 add_executable(desert_conformance_runner ${_desert_tools_dir}/conformance_runner.c)
 set_target_properties(desert_conformance_runner PROPERTIES
   OUTPUT_NAME desert-conformance-runner RUNTIME_OUTPUT_DIRECTORY ${PROJECT_BINARY_DIR}/tools)

@@ -1,6 +1,6 @@
 /* tools/conformance_runner.c — `desert-conformance-runner`: plays conformance
- * cases against a testee process and judges the responses per SCHEMA.md
- * §3.7: ids exactly, bytes as exact lowercase hex (or, for requests with a
+ * cases against a testee process and judges the responses per docs/schema.md
+ * §14.7: ids exactly, bytes as exact lowercase hex (or, for requests with a
  * `compressed` type marked "compare": "roundtrip", by decoding the testee's
  * bytes with the same schema in process and comparing with expect_value and
  * the full length), values by strict JSON equality (integer vs float, key
@@ -8,7 +8,7 @@
  * every request answered, exit status 0 at the end of the input.
  *
  *   desert-conformance-runner [--max-failures N] [--timeout SEC] CASES TESTEE [ARGS...]
- *   desert-conformance-runner --examples SCHEMA.md TESTEE [ARGS...]
+ *   desert-conformance-runner --examples SPEC.md TESTEE [ARGS...]
  *
  * CASES is a JSON-lines file of cases (conformance/README.md). With
  * --examples the worked examples of a Markdown file are played instead: the
@@ -161,7 +161,7 @@ static int finish(testee *t) {
   return extra ? -2 : WEXITSTATUS(status);
 }
 
-/* ---- strict JSON equality (SCHEMA.md §3.7) -------------------------------------------- */
+/* ---- strict JSON equality (docs/schema.md §14.7) -------------------------------------------- */
 
 static bool num_eq(const desert_json *a, const desert_json *b) {
   if (a->integer != b->integer) return false;

@@ -1,5 +1,5 @@
 /* tools/desert_conformance.c — `desert-conformance`, the conformance testee
- * of SCHEMA.md part 3: reads JSON request lines on standard input, writes one
+ * of docs/schema.md §14: reads JSON request lines on standard input, writes one
  * response line per request to standard output (flushed before the next
  * line is read), diagnostics on standard error, exit status 0 at the end of
  * the input. All protocol logic is desert_json_testee_line (src/json).
@@ -16,7 +16,7 @@
 int main(int argc, char **argv) {
   if (argc > 1 && (strcmp(argv[1], "-h") == 0 || strcmp(argv[1], "--help") == 0)) {
     printf("usage: desert-conformance < requests.jsonl > responses.jsonl\n"
-           "Answers desert conformance requests (SCHEMA.md part 3), one JSON line each.\n");
+           "Answers desert conformance requests (docs/schema.md §14), one JSON line each.\n");
     return 0;
   }
   desert_json_testee *t = NULL;

@@ -11,7 +11,7 @@
  * P_encode_T builds the tree and runs desert_type_encode, P_decode_T runs
  * desert_type_decode and fills the struct: bytes, statuses, error offsets,
  * limits and every desert_options flag are the runtime path's, for every
- * type of SCHEMA.md part 1. Records and tuples that the generic C-struct
+ * type of docs/schema.md §2. Records and tuples that the generic C-struct
  * codec can run on the generated layout also get desert_cstruct tables with
  * prepared record plans (gen_c_cstruct.c) and, where their fields are plain
  * values, direct functions making the same reader/writer/record calls as

@@ -306,9 +306,9 @@ bool gc_emit_header(const gc_model *m, gc_buf *b) {
               "/* The runtime type (desert_type_decode, desert_json_write_value...); NULL if\n"
               " * the schema cannot be loaded. */\n"
               "const desert_type *%s_%s_type(void);\n"
-              "/* Appends the canonical JSON text (SCHEMA.md part 2) of *value. */\n"
+              "/* Appends the canonical JSON text (docs/schema.md §11) of *value. */\n"
               "desert_status %s_%s_to_json(const %s *value, desert_json_buf *out);\n"
-              "/* Reads a JSON value (SCHEMA.md part 2 input rules) into *out; memory and\n"
+              "/* Reads a JSON value (docs/schema.md §11 input rules) into *out; memory and\n"
               " * copied strings live in `arena`. Failures as desert_json_to_value. */\n"
               "desert_status %s_%s_from_json(const desert_json *json, desert_value_arena *arena,\n"
               "    %s *out, desert_json_error *err);\n",
