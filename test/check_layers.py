@@ -31,7 +31,7 @@ LAYERS = {
     "neon": 2,      # NEON kernels (scalar tails)
     "dispatch": 3,  # CPU detection, kernel tables, public bulk API
     "core": 4,      # writer, reader, arena, session tables, compressor state
-    "values": 5,    # FORMAT.md §8-§11 values and compressed blocks
+    "values": 5,    # docs/format.md §13–§16 values and compressed blocks
     "record": 6,    # records, tuples, enums with evolution
     "types": 7,     # runtime types, C-struct descriptors
     "json": 8,      # schema documents, JSON values, conformance testee

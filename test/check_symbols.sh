@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # test/check_symbols.sh — fails if a library defines a global symbol whose
-# name does not start with `desert_` (DESIGN.md §5: one prefix for every
+# name does not start with `desert_` (one prefix for every
 # exported or linkable symbol, so libdesert never collides with its users).
 #   check_symbols.sh <nm> <library-or-object>...
 # Shared objects are checked through their dynamic symbol table (what is

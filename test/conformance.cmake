@@ -3,12 +3,13 @@
 #    desert::json; example_types runs examples/types_example.c when built;
 #  * conformance_public: the conformance runner plays the public cases of
 #    ${DESERT_SHARED_DIR}/conformance/public-cases.jsonl against the testee
-#    `desert-conformance` and judges per SCHEMA.md §3.7 (last line
+#    `desert-conformance` and judges per docs/schema.md §14.7 (last line
 #    "conformance: P passed, F failed"; exit 0 only when nothing failed);
 #  * conformance_issue12: test/conformance/issue12-cases.jsonl, the zlib
 #    Inflater rule and names with U+0000; conformance_zlib_inflater_diff:
 #    generated zlib-flavour cases judged by Python's zlib;
-#  * conformance_schema_examples: every worked example of SCHEMA.md part 4;
+#  * conformance_schema_examples: every worked example (E1–E31) of the
+#    reference ../shared/spec/SCHEMA.md, read at test time;
 #  * golden_schema_*: dataset1 through the `desert encode/decode` subcommands,
 #    once tools/desert_cli.c registers them.
 # Included by test/CMakeLists.txt after every test_*.c target exists.
@@ -45,8 +46,8 @@ if(DESERT_BUILD_TOOLS)
   else()
     message(STATUS "conformance: ${_conf_cases} not found; conformance_public not added")
   endif()
-  # Hand-written cases of the two rules of issue 12 (SCHEMA.md §2.8 zlib
-  # flavour, §1.9 names with U+0000); the expected answers are derived from
+  # Hand-written cases of the two rules of issue 12 (docs/schema.md §12 zlib
+  # flavour, docs/schema.md §9 names with U+0000); the expected answers are derived from
   # the rules, see each case's note.
   add_test(NAME conformance_issue12
     COMMAND ${_conf_runner} ${CMAKE_CURRENT_SOURCE_DIR}/conformance/issue12-cases.jsonl

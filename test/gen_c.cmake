@@ -1,7 +1,7 @@
 # test/gen_c.cmake — tests of `desert gen-c` (tools/cli_gen_c.c, tools/gen_c/)
 # through desert_generate_c() (cmake/DesertGenerateC.cmake):
 #  * gen_c_public: one testee generated from every schema document of the
-#    public conformance cases and of SCHEMA.md's worked examples (batched into
+#    public conformance cases and of the reference SCHEMA.md's worked examples (batched into
 #    one program) plays the public cases; it must give desert-conformance's
 #    results on every case whose schema is valid (the cases that expect
 #    BadSchema cannot be generated: gen_c_bad_schemas checks them);
@@ -11,7 +11,8 @@
 #    P_T_INIT macros on the oplog model (test/gen_c/test_gen_c_oneshot.c);
 #  * gen_c_all_fast: every public type of those documents runs the direct
 #    path of generated code (test/scripts/gen_c_all_fast.cmake);
-#  * gen_c_examples: the same testee plays SCHEMA.md part 4 (offsets compared);
+#  * gen_c_examples: the same testee plays the worked examples of
+#    ../shared/spec/SCHEMA.md (offsets compared);
 #  * gen_c_bad_schemas: the generator refuses each document the cases expect
 #    a BadSchema for, with exit status 1 and the JSON layer's message (as
 #    desert-conformance answers it);

@@ -1,7 +1,7 @@
 /* test/test_codec_api.c — the public surface around the codec core: option
  * defaults and validation, create/free/reset with NULLs and failing
- * allocators, getters, reader arena allocations, status names and FORMAT.md
- * §17 kinds, pinned status values, version and per-context ISA pinning.
+ * allocators, getters, reader arena allocations, status names and docs/format.md
+ * §18 kinds, pinned status values, version and per-context ISA pinning.
  * SPDX-License-Identifier: MIT */
 #include <limits.h>
 #include <stdbool.h>
@@ -548,7 +548,7 @@ static void test_reader_alloc_zero_size_unique(void **state) {
 static const struct {
   desert_status st;
   const char *name;
-  const char *kind; /* desert_status_kind: a FORMAT.md §17 kind or the API kind */
+  const char *kind; /* desert_status_kind: a docs/format.md §18 kind or the API kind */
 } status_table[] = {
     {DESERT_OK, "DESERT_OK", "Ok"},
     {DESERT_E_ARGUMENT, "DESERT_E_ARGUMENT", "InvalidArgument"},
@@ -556,7 +556,7 @@ static const struct {
     {DESERT_E_DST_TOO_SMALL, "DESERT_E_DST_TOO_SMALL", "BufferTooSmall"},
     {DESERT_E_STATE, "DESERT_E_STATE", "InvalidState"},
     {DESERT_E_ISA_UNAVAILABLE, "DESERT_E_ISA_UNAVAILABLE", "IsaUnavailable"},
-    {DESERT_E_LIMIT, "DESERT_E_LIMIT", "DeserializationFailure"}, /* SCHEMA.md §3.6 */
+    {DESERT_E_LIMIT, "DESERT_E_LIMIT", "DeserializationFailure"}, /* docs/schema.md §14.6 */
     {DESERT_E_DEPTH, "DESERT_E_DEPTH", "DeserializationFailure"},
     {DESERT_E_INPUT_ENDED, "DESERT_E_INPUT_ENDED", "InputEndedUnexpectedly"},
     {DESERT_E_VARINT_TOO_LONG, "DESERT_E_VARINT_TOO_LONG", "DeserializationFailure"},
@@ -599,7 +599,7 @@ static const struct {
     {DESERT_E_ZLIB_BLOCK, "DESERT_E_ZLIB_BLOCK", "DeserializationFailure"},
 };
 
-/* The 27 kinds of FORMAT.md §17. */
+/* The 27 kinds of docs/format.md §18. */
 static const char *const format_kinds[] = {
     "InputEndedUnexpectedly", "FailedToReadInput", "FailedToWriteOutput",
     "DeserializationFailure", "SerializationFailure", "UnsupportedCharacter",
@@ -630,17 +630,17 @@ static void test_status_names_and_kinds(void **state) {
     assert_true(strlen(msg) > 3);
     assert_string_not_equal(name, "DESERT_E_UNKNOWN");
   }
-  /* every §17 kind is named by some status */
+  /* every docs/format.md §18.1 kind is named by some status */
   for (size_t k = 0; k < sizeof format_kinds / sizeof format_kinds[0]; k++) {
     bool found = false;
     for (int s = 0; s < DESERT_STATUS_COUNT_; s++)
       if (strcmp(desert_status_kind((desert_status)s), format_kinds[k]) == 0) found = true;
     if (!found) {
-      print_error("FORMAT.md §17 kind %s has no status\n", format_kinds[k]);
+      print_error("docs/format.md §18 kind %s has no status\n", format_kinds[k]);
       fail();
     }
   }
-  /* statuses of the desert format map to §17 kinds; the two transcoder
+  /* statuses of the desert format map to docs/format.md §18.1 kinds; the two transcoder
    * statuses too (they are raised while serializing) */
   for (int s = DESERT_E_INPUT_ENDED; s < DESERT_STATUS_COUNT_; s++) {
     const char *kind = desert_status_kind((desert_status)s);
@@ -648,7 +648,7 @@ static void test_status_names_and_kinds(void **state) {
     for (size_t k = 0; k < sizeof format_kinds / sizeof format_kinds[0]; k++)
       if (strcmp(kind, format_kinds[k]) == 0) ok = true;
     if (!ok) {
-      print_error("%s has kind %s, not a FORMAT.md §17 kind\n",
+      print_error("%s has kind %s, not a docs/format.md §18 kind\n",
                   desert_status_name((desert_status)s), kind);
       fail();
     }

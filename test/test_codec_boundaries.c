@@ -4,7 +4,7 @@
  * for. Every case runs the same message sequence twice, once through the
  * exported boundaries and once through the inline ones, and compares
  * status, size, bytes, error offset and position after every step; the
- * expected bytes are built here from the FORMAT.md rules. The sequences
+ * expected bytes are built here from the docs/format.md rules. The sequences
  * leave behind what the inline forms must hand to the exported ones:
  * session table entries (DeduplicatedString, references), an abandoned
  * record (nesting), arena memory, nesting through desert_reader_enter,
@@ -21,7 +21,7 @@
 #include "desert/writer.h"
 #include "test_util.h"
 
-/* ---- independent encoders (FORMAT.md §1, §2, §4.2) ----------------------------- */
+/* ---- independent encoders (docs/format.md §2, §3, §5.2) ----------------------------- */
 
 static size_t put_be32(uint8_t *p, uint32_t v) {
   for (int i = 0; i < 4; i++) p[i] = (uint8_t)(v >> (24 - 8 * i));
@@ -105,7 +105,7 @@ static void wpair_close(wpair *p) {
 }
 
 /* The session tables: the second message writes "ab" in full again only
- * if the reset cleared the table (FORMAT.md §0: one session per message). */
+ * if the reset cleared the table (docs/format.md §1: one session per message). */
 static void writer_tables(int mode) {
   wpair p;
   wpair_open(&p, mode, 0);
@@ -166,7 +166,7 @@ static void writer_abandoned_record(int mode) {
   wpair_reset(&p);
   for (int i = 0; i < 2; i++) assert_int_equal(desert_write_i32_inline(p.w[i], 9), DESERT_OK);
   wpair_check(&p, mode, DESERT_OK, want, put_be32(want, 9));
-  /* and a whole record (version 0: the fields alone, FORMAT.md §13) */
+  /* and a whole record (version 0: the fields alone, docs/format.md §9) */
   wpair_reset(&p);
   for (int i = 0; i < 2; i++) {
     desert_record_writer rw;

@@ -1,7 +1,7 @@
 /* test/test_codec_collections.c — byte blocks, generic collections in the
  * known-size and unknown-size forms, maps as tuples, fixed-width and varint
  * element runs (short inline path and long kernel path, every runnable ISA),
- * Option/Either/Try tags, tuples and collection limits (FORMAT.md §5–§7).
+ * Option/Either/Try tags, tuples and collection limits (docs/format.md §6–§8).
  * SPDX-License-Identifier: MIT */
 #include <stdbool.h>
 #include <stdio.h>
@@ -15,7 +15,7 @@
 #include "oracle.h"
 #include "test_util.h"
 
-/* ---- byte blocks (FORMAT.md §5.1) ------------------------------------------------ */
+/* ---- byte blocks (docs/format.md §6.1) ------------------------------------------------ */
 
 static void test_byte_blocks(void **state) {
   (void)state;
@@ -134,7 +134,7 @@ static void byte_block_copy_sizes(void) {
   free(src);
 }
 
-/* ---- generic collections (FORMAT.md §5.2) ------------------------------------- */
+/* ---- generic collections (docs/format.md §6.2) ------------------------------------- */
 
 static void test_known_size_form(void **state) {
   (void)state;
@@ -244,7 +244,7 @@ static void test_unknown_size_form(void **state) {
   desert_reader_free(r);
 }
 
-/* ---- maps (FORMAT.md §5.4), tuples (§7), Vec<String> etc. ------------------------ */
+/* ---- maps (docs/format.md §6.4), tuples (§8), Vec<String> etc. ------------------------ */
 
 static void test_map_as_tuples(void **state) {
   (void)state;
@@ -330,7 +330,7 @@ static void test_tuple_example(void **state) {
   desert_reader_free(r);
 }
 
-/* ---- Option / Either / Try (FORMAT.md §6) ------------------------------------- */
+/* ---- Option / Either / Try (docs/format.md §7) ------------------------------------- */
 
 static void test_tags(void **state) {
   (void)state;
@@ -518,7 +518,7 @@ static void test_fixed_arrays_every_isa(void **state) {
 }
 
 /* Truncated fixed-width runs: DESERT_E_INPUT_ENDED at the first element that
- * does not fit (SCHEMA.md §3.5), for short and kernel-length runs. */
+ * does not fit (docs/schema.md §14.5), for short and kernel-length runs. */
 static void test_fixed_arrays_truncated(void **state) {
   (void)state;
   uint8_t in[8 * 80 + 8];

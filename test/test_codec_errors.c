@@ -1,6 +1,6 @@
 /* test/test_codec_errors.c — every error kind the writer and reader core can
- * raise (FORMAT.md §17), each provoked by a crafted input with its status
- * and error offset (SCHEMA.md §3.5) asserted: truncation at every byte of
+ * raise (docs/format.md §18), each provoked by a crafted input with its status
+ * and error offset (docs/schema.md §14.5) asserted: truncation at every byte of
  * every example (on guard-page buffers), over-long varints, negative
  * lengths, bad tags, invalid UTF-8, unknown string/ref ids, invalid chars,
  * depth and length limits, writer-side length/char/UTF-16 errors, huge
@@ -108,7 +108,7 @@ static void rd_refs(desert_reader *r) {
 
 typedef struct trunc_case {
   const char *name;
-  const char *hex; /* items separated by '|' (SCHEMA.md §3.5) */
+  const char *hex; /* items separated by '|' (docs/schema.md §14.5) */
   unsigned flags;
   void (*read)(desert_reader *r);
 } trunc_case;
@@ -266,7 +266,7 @@ static void test_truncation_every_byte(void **state) {
   desert_guarded_free(&g);
 }
 
-/* ---- var_u32 with a continuation bit on the 5th byte (FORMAT.md §2.1) ---------- */
+/* ---- var_u32 with a continuation bit on the 5th byte (docs/format.md §3.2) ---------- */
 
 typedef desert_status (*varint_ctx_fn)(desert_reader *r);
 static desert_status ctx_vu32(desert_reader *r) { uint32_t v; return desert_read_var_u32(r, &v); }
@@ -335,7 +335,7 @@ static void test_varint_too_long_everywhere(void **state) {
   desert_reader_free(r);
 }
 
-/* ---- negative lengths and counts below -1 (FORMAT.md §4.1, §5.2) ---------------- */
+/* ---- negative lengths and counts below -1 (docs/format.md §5.1, §6.2) ---------------- */
 
 static void test_negative_lengths(void **state) {
   (void)state;
@@ -373,7 +373,7 @@ static void test_negative_lengths(void **state) {
   }
 }
 
-/* ---- tag bytes (FORMAT.md §6, §5.2): strict vs lenient ----------------------------- */
+/* ---- tag bytes (docs/format.md §7, §6.2): strict vs lenient ----------------------------- */
 
 static void test_invalid_tags(void **state) {
   (void)state;
@@ -452,7 +452,7 @@ static void test_invalid_utf8_offsets(void **state) {
   desert_reader_free(r);
 }
 
-/* ---- invalid chars (FORMAT.md §3) ------------------------------------------------------ */
+/* ---- invalid chars (docs/format.md §4) ------------------------------------------------------ */
 
 static void test_invalid_chars_read(void **state) {
   (void)state;
@@ -607,7 +607,7 @@ static void test_length_limits(void **state) {
   desert_reader_free(r);
 }
 
-/* ---- huge length prefixes fail without allocating (DESIGN.md §6) ------------------------ */
+/* ---- huge length prefixes fail without allocating ------------------------------------ */
 
 static void test_huge_lengths_do_not_allocate(void **state) {
   (void)state;

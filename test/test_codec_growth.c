@@ -2,7 +2,7 @@
  * the same message written by heap and caller-storage writers, with the
  * default allocator (grown with realloc) and with a counting custom
  * allocator (grown by alloc + copy + free), must be the bytes built here
- * from FORMAT.md; an allocation failure at any growth leaves a sticky
+ * from docs/format.md; an allocation failure at any growth leaves a sticky
  * DESERT_E_NOMEM, the bytes before it intact and nothing leaked (the
  * counting allocator's books; ASan in the asan preset), also when the
  * default allocator's realloc or malloc fails.
@@ -30,7 +30,7 @@ const char *__asan_default_options(void) { return "allocator_may_return_null=1";
 
 /* ---- the message and its independent encoding ----------------------------------- *
  * Item i: u8 (i), u32 (i * 2654435761, big-endian) or a byte block of a length
- * that grows with i (var_u32 length + bytes, FORMAT.md §5.1). The output passes
+ * that grows with i (var_u32 length + bytes, docs/format.md §6.1). The output passes
  * every power of two from 256 bytes to about 4 MiB, so it grows many times. */
 #define ITEMS 4000u
 
@@ -38,7 +38,7 @@ static uint8_t pattern[20000];
 
 static size_t block_len(uint32_t i) { return ((size_t)i * 2654435761u >> 7) % ((size_t)i * 4u + 1u); }
 
-/* One var_u32 (FORMAT.md §2) through the test oracle's encoder. */
+/* One var_u32 (docs/format.md §3) through the test oracle's encoder. */
 static size_t put_var(uint8_t *o, uint32_t v) { return desert_oracle_var_u32_encode(o, &v, 1); }
 
 /* Writes items [0, n) and returns the writer's status. */

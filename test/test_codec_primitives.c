@@ -1,7 +1,7 @@
 /* test/test_codec_primitives.c — writer and reader core: fixed-width numbers
  * (u128 included), floats as exact bit patterns, bool, var_u32 / var_i32
- * tables, chars in both modes, UUID, type ids and raw bytes (FORMAT.md §1–§3,
- * §8.1, §16), plus seeded random round trips of every primitive under every
+ * tables, chars in both modes, UUID, type ids and raw bytes (docs/format.md §2–§4,
+ * §13.1, §12), plus seeded random round trips of every primitive under every
  * runnable ISA.
  * SPDX-License-Identifier: MIT */
 #include <stdbool.h>
@@ -43,7 +43,7 @@ static double bits_to_f64(uint64_t b) {
   return f;
 }
 
-/* ---- fixed-width numbers (FORMAT.md §1) --------------------------------------- */
+/* ---- fixed-width numbers (docs/format.md §2) --------------------------------------- */
 
 static void test_fixed_width_encode(void **state) {
   (void)state;
@@ -209,7 +209,7 @@ static void test_u128(void **state) {
   desert_writer_free(w);
 }
 
-/* ---- floats (FORMAT.md §1): exact bit patterns, NaN payloads survive ---------- */
+/* ---- floats (docs/format.md §2): exact bit patterns, NaN payloads survive ---------- */
 
 static void test_f32_bit_patterns(void **state) {
   (void)state;
@@ -295,7 +295,7 @@ static void test_f64_bit_patterns(void **state) {
   desert_reader_free(r);
 }
 
-/* ---- bool (FORMAT.md §1): 01/00 on write, any non-zero is true on read -------- */
+/* ---- bool (docs/format.md §2): 01/00 on write, any non-zero is true on read -------- */
 
 static void test_bool(void **state) {
   (void)state;
@@ -321,7 +321,7 @@ static void test_bool(void **state) {
   }
 }
 
-/* ---- var_u32 / var_i32 (FORMAT.md §2) ----------------------------------------- */
+/* ---- var_u32 / var_i32 (docs/format.md §3) ----------------------------------------- */
 
 static const struct {
   uint32_t v;
@@ -368,7 +368,7 @@ static void test_var_u32_table(void **state) {
     assert_int_equal(desert_read_var_u32(r, &got), DESERT_OK);
     assert_int_equal(got, var_u32_table[i].v);
     ct_expect_fully_read(r, n);
-    /* type ids (FORMAT.md §16) are the same var_u32 */
+    /* type ids (docs/format.md §12) are the same var_u32 */
     desert_writer_reset(w);
     assert_int_equal(desert_write_type_id(w, var_u32_table[i].v), DESERT_OK);
     ct_expect_out_sized(w, var_u32_table[i].hex);
@@ -450,7 +450,7 @@ static void test_var_boundaries(void **state) {
 }
 
 /* Overlong forms are accepted and the 5th byte's bits above bit 31 ignored
- * (FORMAT.md §2.1, DESIGN.md §6). */
+ * (docs/format.md §3.2). */
 static void test_var_overlong_accepted(void **state) {
   (void)state;
   static const struct {
@@ -532,7 +532,7 @@ static void test_var_lenient_fifth_byte(void **state) {
   desert_reader_free(r);
 }
 
-/* ---- chars (FORMAT.md §3) ---------------------------------------------------- */
+/* ---- chars (docs/format.md §4) ---------------------------------------------------- */
 
 static void test_char_default_mode(void **state) {
   (void)state;
@@ -617,7 +617,7 @@ static void test_char16(void **state) {
   }
 }
 
-/* ---- UUID (FORMAT.md §8.1), raw bytes, type ids -------------------------------- */
+/* ---- UUID (docs/format.md §13.1), raw bytes, type ids -------------------------------- */
 
 static void test_uuid(void **state) {
   (void)state;

@@ -1,6 +1,6 @@
 /* test/test_codec_session.c — the per-context tables: DeduplicatedString
- * (FORMAT.md §4.2: ids from 1, back-references as var_i32(-id), the example
- * stream both ways) and object references (§12: ids from 1, cyclic graphs,
+ * (docs/format.md §5.2: ids from 1, back-references as var_i32(-id), the example
+ * stream both ways) and object references (docs/format.md §17: ids from 1, cyclic graphs,
  * unknown ids), and how writer reset / reader begin clear them while keeping
  * their memory (checked with a counting allocator).
  * SPDX-License-Identifier: MIT */
@@ -25,7 +25,7 @@ static desert_status wdedup(desert_writer *w, const char *s) {
   return desert_write_dedup_string(w, s, strlen(s));
 }
 
-/* ---- DeduplicatedString (FORMAT.md §4.2) ---------------------------------------- */
+/* ---- DeduplicatedString (docs/format.md §5.2) ---------------------------------------- */
 
 static void test_dedup_example_write(void **state) {
   (void)state;
@@ -124,7 +124,7 @@ static void test_dedup_empty_string_has_an_id(void **state) {
   desert_writer_free(w);
 }
 
-/* Plain strings never touch the table (FORMAT.md §4.2). */
+/* Plain strings never touch the table (docs/format.md §5.2). */
 static void test_plain_strings_do_not_register(void **state) {
   (void)state;
   desert_writer *w = ct_new_writer(0);
@@ -484,7 +484,7 @@ static void test_reader_begin_clears_tables_keeps_memory(void **state) {
   free(pool);
 }
 
-/* ---- object references (FORMAT.md §12) ---------------------------------------- */
+/* ---- object references (docs/format.md §17) ---------------------------------------- */
 
 static void test_ref_ids(void **state) {
   (void)state;

@@ -5,8 +5,8 @@
  *  - the size/alignment contract is enforced, nothing is allocated to
  *    build a context, and the heap API is unchanged beside it;
  *  - zero allocations per message (counting allocator) for the small
- *    messages of BENCHMARKING.md cases 1-5, 8, 13 and 17, with the bytes
- *    checked against encodings built here from the FORMAT.md rules (the
+ *    messages of benchmark cases 1-5, 8, 13 and 17, with the bytes
+ *    checked against encodings built here from the docs/format.md rules (the
  *    inline runs also start and finish messages through the inline
  *    boundaries: desert_writer_reset_inline, desert_writer_data_inline,
  *    desert_reader_begin_inline);
@@ -33,7 +33,7 @@
 #include "guarded.h"
 #include "test_util.h"
 
-/* ---- independent encoders (FORMAT.md §1, §2, §4) -------------------------------- */
+/* ---- independent encoders (docs/format.md §2, §3, §5) -------------------------------- */
 
 static size_t put_be32(uint8_t *p, uint32_t v) {
   for (int i = 0; i < 4; i++) p[i] = (uint8_t)(v >> (24 - 8 * i));
@@ -130,7 +130,7 @@ static const desert_evolution_step rec8_steps[] = {{DESERT_STEP_FIELD_ADDED, "ta
 static const desert_record_desc rec8_desc = DESERT_RECORD_DESC("Person", rec8_fields, rec8_steps);
 static const char *const rec8_tags[4] = {"alpha", "beta", "gamma", "delta"};
 
-/* BENCHMARKING.md case 8, byte for byte (id 42, "Alice Example", 98.625,
+/* Benchmark case 8, byte for byte (id 42, "Alice Example", 98.625,
  * true, 4 tags). */
 static const uint8_t rec8_bytes[54] = {
     0x01, 0x36, 0x30, 0x00, 0x00, 0x00, 0x2a, 0x1a, 'A',  'l',  'i',  'c',  'e',  ' ',
@@ -576,7 +576,7 @@ static void test_guard_truncated_input(void **state) {
     if (len < total) {
       assert_int_equal(st[0], DESERT_E_INPUT_ENDED);
       /* the start of the piece that does not fit (the string's bytes
-       * start after its prefix: SCHEMA.md §3.5) */
+       * start after its prefix: docs/schema.md §14.5) */
       size_t start = 0;
       for (size_t i = 0; start + piece_len[i] <= len; i++) start += piece_len[i];
       assert_int_equal(off[0], start);

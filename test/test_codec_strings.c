@@ -1,4 +1,4 @@
-/* test/test_codec_strings.c — plain String values (FORMAT.md §4.1): the
+/* test/test_codec_strings.c — plain String values (docs/format.md §5.1): the
  * examples from UTF-8, UTF-16 and Latin-1 input, zero-copy views on read,
  * long strings through the SIMD kernels under every runnable ISA, invalid
  * UTF-8 (strict error at the first string byte; lenient U+FFFD replacement
@@ -31,7 +31,7 @@ static size_t enc_string(uint8_t *out, const void *utf8, size_t len) {
   return h + len;
 }
 
-/* ---- the examples of FORMAT.md §4.1 ------------------------------------------ */
+/* ---- the examples of docs/format.md §5.1 ------------------------------------------ */
 
 static void test_examples_from_utf8(void **state) {
   (void)state;
@@ -264,7 +264,7 @@ static void test_long_strings_every_isa(void **state) {
 
 /* ---- invalid UTF-8 ------------------------------------------------------------- */
 
-/* Ill-formed sequences (FORMAT.md §4.1; kernels.h's strict definition). */
+/* Ill-formed sequences (docs/format.md §5.1; kernels.h's strict definition). */
 static const char *const bad_utf8[] = {
     "c0 80",          /* overlong NUL */
     "c1 bf",          /* overlong */

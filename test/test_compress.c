@@ -1,5 +1,5 @@
-/* test/test_compress.c — compressed byte blocks (FORMAT.md §11, SCHEMA.md
- * §2.8): the FORMAT.md and conformance example bytes, round trips at every
+/* test/test_compress.c — compressed byte blocks (docs/format.md §16, docs/schema.md
+ * §12): the docs/format.md and conformance example bytes, round trips at every
  * level of both DEFLATE flavours and of the zstd extension, corrupt and
  * truncated blocks with their error offsets, zip-bomb limits checked with
  * the counting allocator, size-only and fixed-buffer writers.
@@ -162,11 +162,11 @@ static void free_samples(sample *s, size_t n) {
   for (size_t i = 0; i < n; i++) free(s[i].data);
 }
 
-/* ---- FORMAT.md and conformance example bytes ------------------------------------ */
+/* ---- docs/format.md and conformance example bytes -------------------------------- */
 
 static void test_raw_format_example(void **state) {
   (void)state;
-  /* FORMAT.md §11.1: "hello hello hello" at flate2's fast level. */
+  /* docs/format.md §16.1: "hello hello hello" at flate2's fast level. */
   expect_decode(K_RAW, "11 09 cb 48 cd c9 c9 57 40 22 01", 0, "hello hello hello", 17, 0);
   /* Same block after a prefix and followed by other data. */
   expect_decode(K_RAW, "aa bb 11 09 cb 48 cd c9 c9 57 40 22 01 ff", 2, "hello hello hello", 17, 13);
@@ -176,7 +176,7 @@ static void test_raw_format_example(void **state) {
 
 static void test_raw_empty_example(void **state) {
   (void)state;
-  /* FORMAT.md §11.1: empty input at the default level. */
+  /* docs/format.md §16.1: empty input at the default level. */
   expect_decode(K_RAW, "00 02 03 00", 0, "", 0, 0);
   static const size_t starts[] = {0, 1, 2};
   expect_truncations(K_RAW, "00 02 03 00", starts, 3);
@@ -207,7 +207,7 @@ static void test_raw_empty_example(void **state) {
 
 static void test_zlib_empty(void **state) {
   (void)state;
-  /* FORMAT.md §11.2: Scala writes an empty array as the single byte 00 and
+  /* docs/format.md §16.2: Scala writes an empty array as the single byte 00 and
    * reads nothing after a plain length of 0. */
   expect_decode(K_ZLIB, "00", 0, "", 0, 0);
   expect_decode(K_ZLIB, "00 ff ff", 0, "", 0, 1);
@@ -414,7 +414,7 @@ static uint8_t *zlib_hello_with_plain(uint32_t plain, size_t *n) {
 static void test_zlib_exact_announced_length(void **state) {
   (void)state;
   /* Java inflates into exactly the announced size: shorter output is
-   * padded with zeros, longer output is cut (SCHEMA.md §2.8). */
+   * padded with zeros, longer output is cut (docs/schema.md §12). */
   static const struct {
     uint32_t plain;
     const char *want;
@@ -519,7 +519,7 @@ static void test_corrupt_zlib(void **state) {
   /* A raw stream is not a zlib stream. */
   expect_fail(K_ZLIB, "11 09 cb 48 cd c9 c9 57 40 22 01", 0, DESERT_E_ZLIB_BLOCK, 2);
   /* No compressed bytes for a non-empty array: incomplete, not corrupt --
-   * Inflater returns nothing and the result is 5 zeros (SCHEMA.md §2.8;
+   * Inflater returns nothing and the result is 5 zeros (docs/schema.md §12;
    * test_compress_inflater.c has the rest of that rule). */
   expect_decode(K_ZLIB, "05 00", 0, "\0\0\0\0\0", 5, 0);
   /* Bad Adler-32 trailer. */
@@ -658,7 +658,7 @@ static void test_zip_bomb_actual(void **state) {
   (void)state;
   /* 4 MiB of zeros announced as 16 bytes, read with a 64 KiB limit: the
    * raw reader grows its buffer up to the limit and stops there; the zlib
-   * reader, like Inflater, stops once 16 bytes are out (SCHEMA.md §2.8). */
+   * reader, like Inflater, stops once 16 bytes are out (docs/schema.md §12). */
   const size_t big = (size_t)4 << 20;
   uint8_t *zeros = calloc(1, big);
   assert_non_null(zeros);

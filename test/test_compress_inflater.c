@@ -1,5 +1,5 @@
 /* test/test_compress_inflater.c — zlib-flavour blocks read as desert-scala
- * reads them (SCHEMA.md §2.8, issue 12): java.util.zip.Inflater fed the
+ * reads them (docs/schema.md §12, issue 12): java.util.zip.Inflater fed the
  * whole block once, so an incomplete stream is zero-padded output, not an
  * error. Known answers worked out by hand from the rule, then sweeps over
  * zlib streams (stored, fixed, dynamic and multi-block; announced length
@@ -202,7 +202,7 @@ static void expect_zlib_fail(const char *hex, desert_status st, size_t offset) {
 static void test_known_answers(void **state) {
   (void)state;
   static const uint8_t z41[41] = {0};
-  /* SCHEMA.md §2.8: one stream byte 07 (inside the header): 41 zeros. */
+  /* docs/schema.md §12: one stream byte 07 (inside the header): 41 zeros. */
   expect_zlib("29 01 07", z41, 41, 3);
   /* No stream bytes, header only, header cut: zeros, every byte consumed. */
   expect_zlib("05 00", z41, 5, 2);

@@ -1,6 +1,6 @@
 /* test/test_golden.c — desert-scala's golden dataset (../shared/golden):
  * decoded through the hand-written model of examples/golden_model.c, every
- * value of golden/README.md §2 asserted, re-encoded byte-identically with
+ * value of the golden dataset's README (DESERT_GOLDEN_DIR) asserted, re-encoded byte-identically with
  * legacy header string scoping and to the pinned 242534-byte modern form,
  * and cut short everywhere: every proper prefix, plus a sweep of truncated
  * chunks that makes each item inside the record run out of input.
@@ -108,7 +108,7 @@ static const uint8_t uuid_main[16] = {0xd9, 0x0c, 0x42, 0x85, 0x54, 0x4d, 0x42, 
 static const uint8_t uuid_second[16] = {0x0c, 0xa2, 0x66, 0x48, 0xed, 0xee, 0x4a, 0x2d,
                                         0xbd, 0x88, 0xee, 0xbf, 0x92, 0xd1, 0x9c, 0x30};
 
-/* Every value of golden/README.md §2. */
+/* Every value of the expected value in the golden dataset's README. */
 static void assert_model(const golden_model *m) {
   assert_int_equal(m->byte_, -10);
   assert_int_equal(m->short_, 10000);
@@ -210,7 +210,7 @@ static void test_decode_values(void **state) {
   golden_model m;
   decode_ok(r, golden, golden_len, &m); /* consumed == 242540 checked there */
   assert_model(&m);
-  /* README §4: after decoding, the string table is exactly {1: "cached"}. */
+  /* the golden dataset's README (deduplicated strings): after decoding, the string table is exactly {1: "cached"}. */
   assert_int_equal(r->strings.count, 1);
   const desert_strtab_entry *e = desert_strtab_get(&r->strings, 1);
   assert_non_null(e);

@@ -6,8 +6,8 @@
  *    desert_json_write_value on the value tree;
  *  - older readers: the current bytes under each older schema, and the
  *    older bytes under the current schema, give the hand-written
- *    *.read-by-*.json (with the consumed counts FORMAT.md §13.5 predicts);
- *  - byte sequences derived by hand from FORMAT.md (whole files for the
+ *    *.read-by-*.json (with the consumed counts docs/format.md §9.6 predicts);
+ *  - byte sequences derived by hand from docs/format.md (whole files for the
  *    record, enum and option themes; the spec's tables and examples inside
  *    the others), so the corpus is checked against the spec and not only
  *    against what today's encoder writes.
@@ -232,7 +232,7 @@ static void test_cross_reads(void **state) {
   }
 }
 
-/* ---- bytes derived by hand from FORMAT.md ----------------------------------------------- */
+/* ---- bytes derived by hand from docs/format.md ------------------------------------------ */
 
 /* golden/<name>.bin holds the hex text at offset `at`; whole: and nothing else. */
 static void assert_hex_at(const char *name, size_t at, const char *hex, bool whole) {
@@ -251,7 +251,7 @@ static void assert_hex_at(const char *name, size_t at, const char *hex, bool who
 #define assert_file_hex(name, hex) assert_hex_at((name), 0, (hex), true)
 #define assert_file_has(name, at, hex) assert_hex_at((name), (at), (hex), false)
 
-/* Person with six steps (FORMAT.md §13.3-§13.4): chunk 0 holds id, name and
+/* Person with six steps (docs/format.md §9.4–§9.5): chunk 0 holds id, name and
  * age (made optional at step 2: position 2 -> byte fe), chunk 1 email
  * (made optional at step 5: position byte 01), chunk 4 tags; the removed
  * names are DeduplicatedStrings ids 1 and 2. */
@@ -272,11 +272,11 @@ static void test_hand_evolution(void **state) {
                                   "| 1c 63 79 40 65 78 61 6d 70 6c 65 2e 6f 72 67");
 }
 
-/* The same model under Rust and Scala options: chars (§3), PointV4's
- * made-optional-then-removed label (§13.7 (e)), two Entry records with the
- * transient `cached` (header names shared or, legacy, not: §13.6), a
+/* The same model under Rust and Scala options: chars (docs/format.md §4),
+ * PointV4's made-optional-then-removed label (§9.9 (d)), two Entry records
+ * with the transient `cached` (header names shared or, legacy, not: §9.8), a
  * DeduplicatedString "cached" after them, and compressed blocks in the
- * option's flavour (§11: level 0 = one stored DEFLATE block). */
+ * option's flavour (§16: level 0 = one stored DEFLATE block). */
 static void test_hand_options(void **state) {
   (void)state;
   assert_file_hex("options_rust",
@@ -295,7 +295,7 @@ static void test_hand_options(void **state) {
                   "| 00");
 }
 
-/* Enums (§15): declaration ids Started 0, Message 1, (Cached transient),
+/* Enums (docs/format.md §11): declaration ids Started 0, Message 1, (Cached transient),
  * Moved 2, Raw 3, Tick 4, Renamed 5; sorted ids Circle 0, None 1, Square 2,
  * Triangle 3 (Blob transient). */
 static void test_hand_enums(void **state) {
@@ -310,7 +310,7 @@ static void test_hand_enums(void **state) {
   assert_file_hex("enums.v0", "00 | 04 | 00 00 00 | 00 05 00 02 78 02 79 | 02 | 00 01 00");
 }
 
-/* Strings, chars and dedup (§3, §4, §5.1). */
+/* Strings, chars and dedup (docs/format.md §4, §5, §6.1). */
 static void test_hand_strings(void **state) {
   (void)state;
   /* chars: 'A', U+00E9, U+20AC, U+1F600 as var_u32; char16 as 2 bytes */
@@ -327,8 +327,8 @@ static void test_hand_strings(void **state) {
                   "03 01 02 03 00 01 ff 04 de ad be ef 07");
 }
 
-/* The tables of FORMAT.md §2.1, §2.2, §8.3 and the UUID of §8.1 inside
- * primitives.bin, and the §9 examples inside time.bin. */
+/* The tables of docs/format.md §3.1, §3.3, §13.3 and the UUID of §13.1
+ * inside primitives.bin, and the §14 examples inside time.bin. */
 static void test_hand_tables(void **state) {
   (void)state;
   /* version, true, false, -128, -2, INT32_MAX, INT64_MIN, then u8..u64 max */
@@ -338,11 +338,11 @@ static void test_hand_tables(void **state) {
   /* f32: NaN, a NaN with payload, Infinity, -0.0, 16777218, FLT_MAX */
   assert_file_has("primitives", 45, "0c 7f c0 00 00 7f c0 00 01 7f 80 00 00 80 00 00 00"
                                     "4b 80 00 01 7f 7f ff ff");
-  /* var_u32 table of §2.1 (9 values), var_i32 table of §2.2 (10 values) */
+  /* var_u32 table of §3.1 (9 values), var_i32 table of §3.3 (10 values) */
   assert_file_has("primitives", 135, "12 00 7f 80 01 ac 02 ff 7f 80 80 01 80 80 80 01"
                                      "80 80 80 80 01 ff ff ff ff 0f"
                                      "14 00 01 02 03 7e 7f 80 01 81 01 fe ff ff ff 0f ff ff ff ff 0f");
-  /* the UUID of §8.1, then the BigInt table of §8.3 and -2^127 */
+  /* the UUID of §13.1, then the BigInt table of §13.3 and -2^127 */
   assert_file_has("primitives", 182, "d9 0c 42 85 54 4d 42 4d 88 5c 39 40 fe 00 88 3d"
                                      "0e 01 00 01 7f 02 00 80 01 80 02 ff 7f 04 49 96 02 d2"
                                      "10 80 00 00 00 00 00 00 00 00 00 00 00 00 00 00 00");
@@ -350,15 +350,16 @@ static void test_hand_tables(void **state) {
   size_t len = 0;
   free(must_read("primitives", ".bin", &len));
   assert_file_has("primitives", len - 11, "00 00 00 00 00 00 00 02 02 cf c7");
-  /* the version byte, then Duration 3 s + 7 ns (§8.2) */
+  /* the version byte, then Duration 3 s + 7 ns (§13.2) */
   assert_file_has("time", 0, "00 00 00 00 00 00 00 00 03 00 00 00 07");
-  /* LocalDate 2024-06-22 and LocalTime 09:30:05.000000125 (§9) */
+  /* LocalDate 2024-06-22 and LocalTime 09:30:05.000000125 (§14) */
   assert_file_has("time", 76, "e8 0f 06 16 09 1e 05 7d");
-  /* ZoneId +01:00 (§9: 00 a0 38), then the region form */
+  /* ZoneId +01:00 (§14: 00 a0 38), then the region form */
   assert_file_has("time", 55, "04 00 a0 38 01 1e");
 }
 
-/* Collections (§5.2-§5.4, §6, §7): the examples of §5.2 open the file. */
+/* Collections (docs/format.md §6.2–§6.4, §7, §8): the examples of §6.2 open
+ * the file. */
 static void test_hand_collections(void **state) {
   (void)state;
   assert_file_has("collections", 0, "00 | 04 00 00 00 01 00 00 00 02"
@@ -368,7 +369,7 @@ static void test_hand_collections(void **state) {
 
 /* Stored DEFLATE blocks (RFC 1951 §3.2.4: 01, LEN, NLEN, data), raw and
  * zlib-wrapped (78 01 header, Adler-32 of "abc" = 024d0127), and the two
- * empty forms of §11. */
+ * empty forms of docs/format.md §16. */
 static void test_hand_compressed(void **state) {
   (void)state;
   assert_file_has("compressed", 0, "00 03 08 01 03 00 fc ff 61 62 63 | 00 02 03 00");

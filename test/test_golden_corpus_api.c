@@ -6,8 +6,8 @@
  *    model using the expected bytes, and the decoded struct re-encodes to
  *    exactly the file; cross entries are the older readers both ways;
  *  - golden/zstd.bin and golden/api_only.bin (corpus_api.c), which only the
- *    API can describe, with their bytes checked by hand against FORMAT.md
- *    §12, §16, §8.5-§8.6 and the zstd frame format (RFC 8878).
+ *    API can describe, with their bytes checked by hand against docs/format.md
+ *    §17, §12, §13.5–§13.6 and the zstd frame format (RFC 8878).
  * SPDX-License-Identifier: MIT */
 #include <stdbool.h>
 #include <stdio.h>
@@ -170,15 +170,15 @@ static void test_api_only(void **state) {
   uint8_t want[256];
   size_t n = rt_hex("80 00 00 00 00 00 00 00 00 00 00 00 00 00 00 01"     /* u128 2^127+1 */
                     "ff ff ff ff ff ff ff ff ff ff ff ff ff ff ff fe"     /* i128 -2 */
-                    "| 00 0a 01 02 03"                                    /* IpAddr V4 (§8.5) */
+                    "| 00 0a 01 02 03"                                    /* IpAddr V4 (§13.5) */
                     "| 01 20 01 0d b8 00 00 00 00 00 00 00 00 00 00 00 01" /* V6 */
-                    "| 00 1a 2b 3c 4d 5e"                                 /* MacAddress (§8.6) */
+                    "| 00 1a 2b 3c 4d 5e"                                 /* MacAddress (§13.6) */
                     "| 32 68 74 74 70 73 3a 2f 2f 65 78 61 6d 70 6c 65 2e 6f 72 67 2f 61 3f 62 3d 63"
-                    "| 01 00 00 00 05 | 02 ff ff ff ff | 00"  /* Bound (§6) */
-                    "| 00 00 00 01 00 00 00 03"              /* Range 1..3 (§6) */
-                    "| 07 7b 22 61 22 3a 31 7d"              /* serde_json text (§8.7) */
-                    "| 05 00 00 00 2a"                 /* registry id 5 (§16), Int 42 */
-                    "| 00 02 41 01 00 02 42 01 01 | 02", /* refs (§12): A, B, ref 1; ref 2 */
+                    "| 01 00 00 00 05 | 02 ff ff ff ff | 00"  /* Bound (§7) */
+                    "| 00 00 00 01 00 00 00 03"              /* Range 1..3 (§7) */
+                    "| 07 7b 22 61 22 3a 31 7d"              /* serde_json text (§13.7) */
+                    "| 05 00 00 00 2a"                 /* registry id 5 (§12), Int 42 */
+                    "| 00 02 41 01 00 02 42 01 01 | 02", /* refs (§17): A, B, ref 1; ref 2 */
                     want, sizeof want);
   desert_assert_bytes_equal(want, n, bin, len);
   for (size_t k = 0; k < isa_count; k++) {

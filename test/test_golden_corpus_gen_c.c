@@ -9,7 +9,7 @@
  *   2. the cross reads: <name>.bin under the generated code of
  *      <name>.<v>.schema.json gives <name>.read-by-<v>.json, and <name>.<v>.bin
  *      under <name>.schema.json's gives <name>.<v>.read-by-current.json, with
- *      the byte counts FORMAT.md §13.5 predicts (corpus_files.h);
+ *      the byte counts docs/format.md §9.6 predicts (corpus_files.h);
  * each once through the plain functions (no limits: the C-struct fast path
  * where P_root_fast()) and once through the _ex functions with limits (the
  * runtime value tree), under every runnable ISA;

@@ -11,7 +11,7 @@
 #include "oracle.h"
 #include "test_util.h"
 
-#define MAXLEN   260  /* sweep lengths 0..MAXLEN (anchors.md §13.8: 4*64+3 and a bit) */
+#define MAXLEN   260  /* sweep lengths 0..MAXLEN (4*64+3 and a bit: every kernel block size) */
 #define WORK     4096 /* largest input of the random tests */
 #define EDGE_LEN 128  /* exhaustive domains live in a buffer of two 64-byte blocks */
 

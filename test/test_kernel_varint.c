@@ -1,5 +1,5 @@
 /* test/test_kernel_varint.c — var_u32/var_i32 encode and decode of every
- * runnable kernel table against the oracle: FORMAT.md vectors, every run
+ * runnable kernel table against the oracle: docs/format.md vectors, every run
  * length with a long value at every position, truncation and too-long
  * values at every position (in one-byte and in mixed-length runs that
  * cross the 16/32/64-byte windows), exhaustive 1- and 2-byte inputs at block edges,
@@ -159,7 +159,7 @@ static void dec_check(const desert_kernels *k, const uint8_t *data, size_t len, 
 #define DEC(k, d, l, n, zz, im, oo, g) \
   dec_check((k), (d), (l), (n), (zz), (im), (oo), (g), __FILE__, __LINE__)
 
-/* ---- known vectors (FORMAT.md §2) ----------------------------------------------------- */
+/* ---- known vectors (docs/format.md §3) ----------------------------------------------------- */
 
 static void test_known_vectors(void **state) {
   const desert_kernels *k = desert_test_kernels(state);

@@ -5,10 +5,10 @@
  *  - every sample decodes to its JSON using every byte and re-encodes byte
  *    for byte, through the JSON layer and through the runtime types;
  *  - evolution_stress: both cross reads, and the one-way upgrades
- *    (*.v1.upgraded.json) with the bytes FORMAT.md §13.5 leaves unread; the
+ *    (*.v1.upgraded.json) with the bytes docs/format.md §9.6 leaves unread; the
  *    old readers fail on the one-way themes' current bytes with the status
- *    §13.5 names;
- *  - bytes derived by hand from FORMAT.md and the Rust derive: one entry per
+ *    §9.6 names;
+ *  - bytes derived by hand from docs/format.md and the Rust derive: one entry per
  *    OplogEntry constructor (sorted ids), Value and GolemOplogEntry
  *    (declaration ids), whole sample files;
  *  - golem_oplog's OplogPayload::External, which the schema language cannot
@@ -261,7 +261,7 @@ static void test_evolution_stress_versions(void **state) {
    * The upgrade leaves RemovedPayloadV1.payload `04 a5 a6 a7 a8` unread. */
   check_versions("evolution_stress_removed", NULL, DESERT_E_NONOPTIONAL_NONE, ".upgraded.json", 5);
   /* V1 requires cached, which the V2 header lists as removed (FieldMadeTransient
-   * is written as FieldRemoved, F§13.4); the upgrade leaves `03 5a 5b 5c`. */
+   * is written as FieldRemoved, docs/format.md §9.5); the upgrade leaves `03 5a 5b 5c`. */
   check_versions("evolution_stress_transient", NULL, DESERT_E_FIELD_REMOVED, ".upgraded.json", 4);
   /* Running V2 lists payload as removed; the upgrade of [Finished, Running]
    * leaves Running's payload `03 11 12 13` unread at the end. */
@@ -284,7 +284,7 @@ typedef struct hand_case {
   "\"worker_name\":\"\"},\"oplog_idx\":1}"
 
 /* Enum: 00, var_u32 id, payload; a constructor with fields: a version-0
- * record (00 + fields). OplogEntry ids in sorted order (F§15.2, the Rust
+ * record (00 + fields). OplogEntry ids in sorted order (docs/format.md §11.2, the Rust
  * derive's variants.sort_by_key(ident)): CompletePromise 0, CreatePromise 1,
  * Debug 2, Error 3, ExportedFunctionCompleted 4, ExportedFunctionInvoked 5,
  * ImportedFunctionInvoked 6, Suspend 7. WrappedFunctionType sorted:
@@ -346,7 +346,7 @@ static const hand_case hand_cases[] = {
      "\"Interrupted\"}}",
      "00 05 00 | 00 " T1 " | 00 03 00"},
     /* LocalSpan: span id, start, parent None, a map of one (key, value)
-     * tuple (00 + key + value; F§5.4), AttributeValue::Json id 3 whose
+     * tuple (00 + key + value; docs/format.md §6.4), AttributeValue::Json id 3 whose
      * field0 is the JSON text as a byte block (04 "null") */
     {"golem_oplog",
      "{\"$case\":\"ExportedFunctionInvoked\",\"timestamp\":{\"millis\":1},\"idempotency_key\":"
@@ -436,7 +436,7 @@ static void test_hand_files(void **state) {
   /* RemovedSample: OptionalV2 version 1 (chunk 0 of 9 bytes, label at
    * position 1 made optional: 01 ff; id 201, None); RemovedPayloadV2
    * version 2: chunk 0 of 25 bytes (32), FieldMadeOptional of the removed
-   * payload written as FieldRemoved (Rust style, F§13.4) with the name in
+   * payload written as FieldRemoved (Rust style, docs/format.md §9.5) with the name in
    * full, FieldRemoved with the string back-reference 01 */
   assert_file_hex("evolution_stress_removed",
                   "00 | 01 12 01 ff | 00 00 00 00 00 00 00 c9 00"

@@ -4,8 +4,8 @@
  * declaration order), the records that fall back to counted chunk buffers
  * (removed names, chunks out of declaration order, description-based
  * calls), nesting of both kinds, and the inline writes, which only count in
- * size-only mode. Every message is also modelled here from FORMAT.md (§1,
- * §2, §4, §5, §13) and written for real: the count must be the model's
+ * size-only mode. Every message is also modelled here from docs/format.md (§2,
+ * §3, §5, §6, §9) and written for real: the count must be the model's
  * length and the real output's, with the same status (invalid UTF-8,
  * misuse, depth, chunks above 2^31 - 1 bytes).
  * SPDX-License-Identifier: MIT */
@@ -48,7 +48,7 @@ static void mbe(mbuf *b, uint64_t v, unsigned width) {
 
 /* ---- record types with their layout written out by hand ---------------------------
  * Each field: its kind and its chunk (the FieldAdded step that owns it,
- * FORMAT.md §13.1); each step: its header entry. */
+ * docs/format.md §9.1); each step: its header entry. */
 
 typedef enum { K_I32, K_F64, K_BOOL, K_STR, K_STRS, K_OPT_STR, K_REC } fkind;
 enum { E_SIZE = -1, E_REMOVED = -2 }; /* header entries; >= 0: 01 + that position byte */
@@ -225,7 +225,7 @@ static drawn_str draw_str(desert_rng *g, bool allow_invalid) {
   return d;
 }
 
-/* ---- the model (FORMAT.md) --------------------------------------------------------- */
+/* ---- the model (docs/format.md) ---------------------------------------------------- */
 
 typedef struct model {
   bool invalid; /* an invalid string: the writers fail with DESERT_E_INVALID_UTF8 */
@@ -615,7 +615,7 @@ static void test_depth_limit(void **state) {
 /* Chunks of 2^27 bytes and more (five-byte sizes) and above 2^31 - 1
  * (DESERT_E_LENGTH_TOO_LARGE, reported at _end unless an error came
  * first): only counted, from a readable zero mapping that is never
- * touched; the expected count is the formula of FORMAT.md §13. Counted
+ * touched; the expected count is the formula of docs/format.md §9. Counted
  * layout (plan) and counted chunk buffers (description) agree. */
 static const desert_field_desc big_f[] = {{"a", 0}, {"b", 0}, {"c", 0}};
 static const desert_evolution_step big_s[] = {{DESERT_STEP_FIELD_ADDED, "c", true}};
@@ -678,7 +678,7 @@ static void test_huge_chunks(void **state) {
 
 /* Chunk sizes on both sides of every var_i32 length class up to four
  * bytes (63/64, 8191/8192, 2^20 - 1 / 2^20), in chunk 0 and in an added
- * chunk: the count is the formula of FORMAT.md §13 and the real output's
+ * chunk: the count is the formula of docs/format.md §9 and the real output's
  * length, through the plan (counted in place) and the description. */
 static const desert_field_desc pair_f[] = {{"s0", 0}, {"s1", 0}};
 static const desert_evolution_step pair_s[] = {{DESERT_STEP_FIELD_ADDED, "s1", true}};

@@ -1,8 +1,10 @@
-/* test/test_record_enum.c — enums (FORMAT.md §15): constructor ids in
+/* test/test_record_enum.c — enums (docs/format.md §11): constructor ids in
  * declaration and sorted order with transient cases skipped, enums read
  * across versions (added constructors, inserted transient constructors),
- * SCHEMA.md examples E11–E13 and E28, Scala's enum-level evolution layout
- * on read (§15.3), and the type registry framing helpers (§16).
+ * the enum examples of docs/format.md §11.1–§11.3 and the refused write of a
+ * transient constructor (docs/schema.md §6.3), Scala's enum-level evolution
+ * layout on read (docs/format.md §11.5), and the type registry framing
+ * helpers (§12).
  * SPDX-License-Identifier: MIT */
 #include <stdio.h>
 #include <string.h>
@@ -309,7 +311,7 @@ static void test_added_constructor(void **state) {
   desert_reader_free(r);
 }
 
-/* Scala enum-level evolution (§15.3): version byte, header, and chunk 0
+/* Scala enum-level evolution (docs/format.md §11.5): version byte, header, and chunk 0
  * holding the id and the payload. Here Event v1 with one FieldAdded step:
  * 01 | chunk 0 = 5 bytes | chunk 1 empty | 01 (Message) 00 04 "hi". */
 static void test_scala_enum_evolution(void **state) {

@@ -1,9 +1,11 @@
-/* test/test_record_examples.c — every worked example of FORMAT.md §13.7,
- * (a)–(f), both ways (written byte for byte, and read by the writer's own
- * and by other versions' readers), including the Rust and Scala halves of
- * (e); the record examples of SCHEMA.md part 4 (E1–E10, E23); and the
- * rules around them: unit fields take a position, nested versioned
- * records, tuples read as full records, string-table order (§13.6) and
+/* test/test_record_examples.c — every worked record example, both ways
+ * (written byte for byte, and read by the writer's own and by other
+ * versions' readers). The letters below: (a) version 0 (docs/format.md
+ * §9.3), (b)–(e) the examples docs/format.md §9.9 (a)–(d) (with the Rust
+ * and Scala halves of (e)), (f) the golden header of §9.9 (f); then the
+ * transient fields of §9.9 (e), a truncated record (docs/schema.md §14.5)
+ * and the rules around them: unit fields take a position, nested versioned
+ * records, tuples read as full records, string-table order (§9.8) and
  * legacy header scoping.
  * SPDX-License-Identifier: MIT */
 #include <stdio.h>
@@ -13,7 +15,7 @@
 #include "test_util.h"
 #include "core/writer_internal.h"
 
-/* ---- the records of §13.7 ----------------------------------------------------- */
+/* ---- the records of docs/format.md §9.3, §9.9 ------------------------------------------- */
 
 static const rt_type T_II[] = {RT_I32, RT_I32};
 static const rt_type T_ISI[] = {RT_I32, RT_STR, RT_I32};
@@ -95,8 +97,8 @@ static void test_a_version0(void **state) {
   rt_expect_read(r, &point, A_BYTES, v, DESERT_OK, 9);
   assert_int_equal(v[0].i, 10);
   assert_int_equal(v[1].i, 20);
-  /* E1 of SCHEMA.md: the same bytes. Readers of every later version of
-   * Point read them too (each test below). */
+  /* The version-0 example of docs/format.md §9.3: the same bytes. Readers of
+   * every later version of Point read them too (each test below). */
   desert_writer_free(w);
   desert_reader_free(r);
 }
@@ -359,7 +361,7 @@ static void test_f_golden_header(void **state) {
   desert_reader_free(r);
 }
 
-/* ---- transient fields (SCHEMA.md E9, E10) ----------------------------------------- */
+/* ---- transient fields (docs/format.md §9.9 (e)) ---------------------------------- */
 
 static const desert_field_desc entry_f[] = {
     {"key", 0}, {"cached", DESERT_FIELD_OPTIONAL | DESERT_FIELD_TRANSIENT}};
@@ -545,7 +547,7 @@ static void test_tuples(void **state) {
   desert_reader_free(r);
 }
 
-/* ---- string-table order (§13.6) ----------------------------------------------------- */
+/* ---- string-table order (docs/format.md §9.8) ------------------------------------------------ */
 
 /* { a: DeduplicatedString } + FieldRemoved("gone"), a = "x": the writer
  * registers "x" (1) before "gone" (2); the reader "gone" (1) before "x"

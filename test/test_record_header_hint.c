@@ -2,7 +2,7 @@
  * writers after other writers (the process-wide header size hint that
  * decides the room reserved before chunk 0): whatever size the previous
  * record of the description had, in this writer or another one, in this
- * thread or another, the bytes are FORMAT.md §13's, built here. Covers the
+ * thread or another, the bytes are docs/format.md §9's, built here. Covers the
  * sequential layout (fields in chunk order) and chunk 0 in place with a
  * buffered later chunk, description-based and plan-based, heap and
  * caller-storage writers.
@@ -34,7 +34,7 @@ static const size_t lens[] = {0, 5, 63, 64, 200, 8191, 8192, 20000, 300000};
 
 static uint8_t pattern[MAXLEN];
 
-/* One var_u32 (FORMAT.md §2) through the test oracle's encoder. */
+/* One var_u32 (docs/format.md §3) through the test oracle's encoder. */
 static size_t put_var(uint8_t *o, uint32_t v) { return desert_oracle_var_u32_encode(o, &v, 1); }
 
 /* The record with a = byte block of len bytes, b = u8 0x2a (either field

@@ -7,7 +7,7 @@
  * writer mode and option, and seeded random mutations of the messages
  * (same bytes, statuses, offsets, actions and values), the plan member of
  * C-struct descriptors, and DeduplicatedString ids through the last-seen
- * shortcut. Expected bytes are built here from FORMAT.md, not taken from
+ * shortcut. Expected bytes are built here from docs/format.md, not taken from
  * the library's output.
  * SPDX-License-Identifier: MIT */
 #include <stdio.h>
@@ -18,7 +18,7 @@
 #include "record_testlib.h"
 #include "test_util.h"
 
-/* ---- independent encoders (FORMAT.md §2, §4) ------------------------------------ */
+/* ---- independent encoders (docs/format.md §3, §5) ------------------------------------ */
 
 static size_t put_var(uint8_t *o, uint32_t v) {
   size_t n = 0;

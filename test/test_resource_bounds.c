@@ -357,7 +357,7 @@ static void test_zlib_announces_64mib_from_4_bytes(void **state) {
   CHECK_BOUND("zlib: 64 MiB announced, 4 compressed bytes", n, 0, peak, st);
 }
 
-/* A complete empty zlib stream (8 bytes) announcing 64 MiB: SCHEMA.md §2.8
+/* A complete empty zlib stream (8 bytes) announcing 64 MiB: docs/schema.md §12
  * pads the result to the announced length with zeros, so the library must
  * either allocate 64 MiB for 13 input bytes or refuse the padding. */
 static void test_zlib_padding_bomb(void **state) {

@@ -1,7 +1,7 @@
 /* test/test_types_codec.c — the types layer without JSON: type graphs built
  * through the public builder, value trees encoded and decoded byte for byte
  * (records with evolution, enums, maps, nullable options, dates, big
- * numbers), error statuses with SCHEMA.md §3.5 offsets and value paths,
+ * numbers), error statuses with docs/schema.md §14.5 offsets and value paths,
  * resource bounds (depth, node budget), the seal's checks, the decode trace,
  * and the C-struct descriptor API.
  * SPDX-License-Identifier: MIT */
@@ -96,7 +96,7 @@ static desert_status decode_hex(fixture *f, const desert_type *t, const char *he
   return desert_type_decode(f->r, t, f->arena, NULL, out, err);
 }
 
-/* ---- records with evolution (SCHEMA.md E1-E4) ------------------------------------- */
+/* ---- records with evolution (docs/format.md §9.9 (a)) ------------------------------ */
 
 static const desert_type *point_v2(fixture *f) {
   desert_type *t = desert_type_set_new(f->set, DESERT_TYPE_RECORD);

@@ -577,7 +577,7 @@ static void test_golden_model(void **state) {
     eq_str(ce[i].key, h.option[i].key);
     eq_element2(&ce[i].value, &h.option[i].value);
   }
-  /* README §2 spot checks on real values */
+  /* spot checks of the golden dataset's README's expected value */
   assert_int_equal(c.byte_, -10);
   assert_int_equal(c.int_, -2000000000);
   assert_str(c.string, "Example data set");

@@ -1,8 +1,8 @@
 /* test/test_types_json.c — the JSON layer (src/json): the strict parser
  * (exact number text, big integers, lone surrogates, duplicate keys, NaN,
- * nesting), the float text of SCHEMA.md §2.3, every BadSchema rule of §1.9,
- * JSON value input rules and canonical output (§2), the testee's request
- * handling (§3), and the golden checks through the schema language:
+ * nesting), the float text of docs/schema.md §11.4, every BadSchema rule of §9,
+ * JSON value input rules and canonical output (§11), the testee's request
+ * handling (§14), and the golden checks through the schema language:
  * dataset1.bin decodes to exactly dataset1.json, which re-encodes to
  * dataset1.bin with legacy_header_strings and to the pinned 242534-byte
  * modern form without. The golden files come from DESERT_GOLDEN_DIR; when
@@ -86,7 +86,7 @@ static void test_parser(void **state) {
   desert_value_arena_free(a);
 }
 
-/* ---- floats (SCHEMA.md §2.3) ---------------------------------------------------------- */
+/* ---- floats (docs/schema.md §11.4) ---------------------------------------------------------- */
 
 static void check_float(double v, bool f32, const char *want) {
   char out[32];
@@ -116,7 +116,7 @@ static void test_float_text(void **state) {
   check_float(1.0, false, "1.0");
 }
 
-/* ---- schemas (SCHEMA.md §1.9) ---------------------------------------------------------- */
+/* ---- schemas (docs/schema.md §9) ---------------------------------------------------------- */
 
 static void expect_schema(const char *doc, bool ok) {
   desert_value_arena *a;
@@ -252,7 +252,7 @@ static void test_schema_rules(void **state) {
   free(doc);
 }
 
-/* ---- the testee (values in and out, §2 and §3) ---------------------------------------------- */
+/* ---- the testee (values in and out, docs/schema.md §11 and §14) ------------------------------ */
 
 /* Sends one request line; compares the response line. */
 static void exchange(desert_json_testee *t, const char *req, const char *want) {
@@ -321,7 +321,7 @@ static void test_testee_values(void **state) {
            "{\"id\":1,\"value\":{\"f32_bits\":\"ffc00001\"},\"consumed\":4}");
   exchange(t, ROOT("\"f32\"") "\"decode\":\"7f7fffff\"}",
            "{\"id\":1,\"value\":3.4028235e+38,\"consumed\":4}");
-  /* Strings: escapes of §2.4, lone surrogates refused. */
+  /* Strings: escapes of docs/schema.md §11.5, lone surrogates refused. */
   exchange(t, ROOT("\"string\"") "\"decode\":\"14225c0a0d09080c017f2f\"}",
            "{\"id\":1,\"value\":\"\\\"\\\\\\n\\r\\t\\b\\f\\u0001\x7f/\",\"consumed\":11}");
   exchange_kind(t, ROOT("\"string\"") "\"encode\":\"\\udc00\"}", "BadValue");

@@ -1,4 +1,4 @@
-/* test/test_values_net.c — Rust-only network values (FORMAT.md §8.5–§8.6):
+/* test/test_values_net.c — Rust-only network values (docs/format.md §13.5–§13.6):
  * IpAddr (00 + 4 / 01 + 16 bytes, another tag is InvalidConstructorId),
  * MacAddress (6 raw bytes) and Url (a String with a scheme); exact bytes,
  * truncation at every byte, error kinds and offsets, writer checks.
@@ -31,7 +31,7 @@ static desert_status r_ip(desert_reader *r, const void *arg) {
 
 static void test_ip_addr(void **state) {
   (void)state;
-  /* FORMAT.md §8.5: 10.1.2.3 -> 00 0a 01 02 03. */
+  /* docs/format.md §13.5: 10.1.2.3 -> 00 0a 01 02 03. */
   desert_ip_addr v4 = {false, {10, 1, 2, 3}};
   static const size_t starts[] = {0, 1};
   ct_run_example("10.1.2.3", "00 0a 01 02 03", w_ip, r_ip, &v4, starts, 2);

@@ -1,5 +1,5 @@
 /* test/test_values_numbers.c — durations, instants, big integers and big
- * decimals (FORMAT.md §8.2–§8.4, SCHEMA.md §2.8): exact bytes of every
+ * decimals (docs/format.md §13.2–§13.4, docs/schema.md §12): exact bytes of every
  * example, the nanosecond carry and its overflow, minimal two's complement
  * writing, exact decimal conversion of arbitrary sizes (checked against
  * Python's int), the BigDecimal grammar, truncation at every byte.
@@ -114,7 +114,7 @@ static void test_duration_examples(void **state) {
   (void)state;
   static const size_t starts[] = {0, 8};
   for (int inst = 0; inst < 2; inst++) {
-    /* FORMAT.md §8.2: 3 s + 7 ns. */
+    /* docs/format.md §13.2: 3 s + 7 ns. */
     dur_case c = {inst != 0, {3, 7}};
     ct_run_example("3s+7ns", "00 00 00 00 00 00 00 03 00 00 00 07", w_dur, r_dur, &c, starts, 2);
     c.v = (desert_duration){-1, 999999999};
@@ -192,7 +192,7 @@ static desert_status r_bigint_i64(desert_reader *r, const void *arg) {
 
 static void test_bigint_format_table(void **state) {
   (void)state;
-  /* FORMAT.md §8.3. */
+  /* docs/format.md §13.3. */
   static const struct {
     int64_t v;
     const char *hex;
@@ -418,7 +418,7 @@ static desert_status r_bigdec(desert_reader *r, const void *arg) {
 static void test_bigdecimal_text(void **state) {
   (void)state;
   static const size_t starts[] = {0, 1};
-  /* Java's exponent form (FORMAT.md §8.4) and conformance s1000-0385. */
+  /* Java's exponent form (docs/format.md §13.4) and conformance s1000-0385. */
   ct_run_example("1E+3", "08 31 45 2b 33", w_bigdec, r_bigdec, "1E+3", starts, 2);
   ct_run_example("conformance", "28 35 34 38 34 34 37 34 39 39 37 31 36 39 2e 37 37 45 2b 33 32",
                  w_bigdec, r_bigdec, "5484474997169.77E+32", starts, 2);

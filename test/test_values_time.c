@@ -1,5 +1,5 @@
-/* test/test_values_time.c — dates and times of FORMAT.md §9 with the
- * validation of SCHEMA.md §2.7/§2.8: every example encoded and decoded with
+/* test/test_values_time.c — dates and times of docs/format.md §14 with the
+ * validation of docs/schema.md §11.8/§12: every example encoded and decoded with
  * exact bytes, truncation at every byte, each invalid component with its
  * status and offset, writers rejecting out-of-range input without writing.
  * SPDX-License-Identifier: MIT */
@@ -97,7 +97,7 @@ static void eq_zone(const desert_zone_id *a, const desert_zone_id *b) {
 
 /* ---- examples ------------------------------------------------------------------------------ */
 
-/* FORMAT.md §9: LocalDate 2024-06-22 -> e8 0f 06 16. */
+/* docs/format.md §14: LocalDate 2024-06-22 -> e8 0f 06 16. */
 static const desert_local_date date_2024 = {2024, 6, 22};
 static desert_status w_date(desert_writer *w) { return desert_write_local_date(w, date_2024); }
 static desert_status r_date(desert_reader *r) {
@@ -107,7 +107,7 @@ static desert_status r_date(desert_reader *r) {
   return st;
 }
 
-/* FORMAT.md §9: LocalTime 09:30:05.000000125 -> 09 1e 05 7d. */
+/* docs/format.md §14: LocalTime 09:30:05.000000125 -> 09 1e 05 7d. */
 static const desert_local_time time_0930 = {9, 30, 5, 125};
 static desert_status w_time(desert_writer *w) { return desert_write_local_time(w, time_0930); }
 static desert_status r_time(desert_reader *r) {
@@ -117,7 +117,7 @@ static desert_status r_time(desert_reader *r) {
   return st;
 }
 
-/* FORMAT.md §9: ZoneId +01:00 -> 00 a0 38. */
+/* docs/format.md §14: ZoneId +01:00 -> 00 a0 38. */
 static const desert_zone_id zone_p1 = {false, 3600, {NULL, 0}};
 static desert_status w_zone_p1(desert_writer *w) { return desert_write_zone_id(w, &zone_p1); }
 static desert_status r_zone_p1(desert_reader *r) {

@@ -1,5 +1,5 @@
 /* test/fuzz/fuzz_compressed.c — libFuzzer harness: compressed byte blocks
- * (FORMAT.md §11, SCHEMA.md §2.8): raw DEFLATE (desert-rust), zlib-wrapped
+ * (docs/format.md §16, docs/schema.md §12): raw DEFLATE (desert-rust), zlib-wrapped
  * (desert-scala) and the libdesert zstd extension.
  * SPDX-License-Identifier: MIT
  *
@@ -9,7 +9,7 @@
  * read fails. Every block that decodes is checked against an independent
  * decode with libdeflate / zstd, and written again at a level from the
  * input and read back to the same bytes. zlib-flavour blocks are judged by
- * the Inflater model of test/support/inflater_model.c (SCHEMA.md §2.8):
+ * the Inflater model of test/support/inflater_model.c (docs/schema.md §12):
  * the reader must inflate exactly what the model inflates, zero-padded,
  * and fail with DESERT_E_ZLIB_BLOCK at the stream exactly when the model
  * calls the stream corrupt (other failures: limits, input ended).

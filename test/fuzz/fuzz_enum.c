@@ -1,7 +1,7 @@
 /* test/fuzz/fuzz_enum.c — libFuzzer harness: enums with transient
- * constructors (FORMAT.md §15), in declaration and in sorted id order,
+ * constructors (docs/format.md §11), in declaration and in sorted id order,
  * including Scala's enum-level evolution layout, and the type registry
- * framing (§16).
+ * framing (docs/format.md §12).
  * SPDX-License-Identifier: MIT
  *
  * Input: byte 0 selects the description (bit 0: sorted ids) and the option

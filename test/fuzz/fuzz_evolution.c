@@ -1,5 +1,5 @@
 /* test/fuzz/fuzz_evolution.c — libFuzzer harness: a record evolving through
- * five versions (FORMAT.md §13), the input read by every version.
+ * five versions (docs/format.md §9), the input read by every version.
  * SPDX-License-Identifier: MIT
  *
  *   V1  {id: i32, name: String}                                  version 0
@@ -226,7 +226,7 @@ FZ_TARGET(evolution) {
    * scoping, a V5 record nested in a V5 record registers the removed names
    * while its chunk is written, so the outer header (written later, placed
    * earlier) refers to them before the stream defines them
-   * (FORMAT.md §13.6). That case is checked separately below. */
+   * (docs/format.md §9.8). That case is checked separately below. */
   desert_writer *w = NULL, *wm = NULL;
   desert_options wo;
   desert_options_init(&wo);
@@ -297,7 +297,7 @@ FZ_TARGET(evolution) {
                  k + 1);
     fz_decode_end(r2);
 
-    /* The default writer: same value unless the FORMAT.md §13.6 case. */
+    /* The default writer: same value unless the docs/format.md §9.8 case. */
     desert_writer_reset(wm);
     FZ_CHECK(write_item(wm, v, &it) == DESERT_OK);
     size_t nm;
@@ -323,7 +323,7 @@ FZ_TARGET(evolution) {
       if (st == DESERT_OK) {
         FZ_CHECK_MSG(other.id == it.id, "V%zu data read by V%zu: id changed", k + 1, j + 1);
         /* Versioned data ends after its last chunk; version-0 data where
-         * the reader's last field ended (FORMAT.md §13.5). */
+         * the reader's last field ended (docs/format.md §9.6). */
         if (k > 0) FZ_CHECK(desert_reader_offset(r2) == n1);
         else FZ_CHECK(desert_reader_offset(r2) <= n1);
       } else {

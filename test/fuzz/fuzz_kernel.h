@@ -5,8 +5,8 @@
  * Every runnable table (scalar, avx2, avx512, and the SIMDe-built avx512emu
  * and NEON) must return exactly what the scalar table returns for the same
  * input: status,
- * offsets and counts, and the output bytes in [0, written) (DESIGN.md §4,
- * src/base/kernels.h); the scalar table must in turn agree with the independent
+ * offsets and counts, and the output bytes in [0, written) (the kernel
+ * contract of src/base/kernels.h); the scalar table must in turn agree with the independent
  * oracle of test/support/oracle.c. Inputs and outputs are heap blocks of
  * exactly their size so ASan reports any access outside them. */
 #ifndef DESERT_FUZZ_KERNEL_H

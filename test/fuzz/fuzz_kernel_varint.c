@@ -1,5 +1,5 @@
 /* test/fuzz/fuzz_kernel_varint.c — differential libFuzzer harness: var_u32 /
- * var_i32 run decoding and encoding (FORMAT.md §2) of every runnable table
+ * var_i32 run decoding and encoding (docs/format.md §3) of every runnable table
  * against scalar and the oracle, plus encode/decode round trips and the
  * public desert_var_*_{encode,decode,size} wrappers.
  * SPDX-License-Identifier: MIT

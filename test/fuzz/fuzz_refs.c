@@ -1,5 +1,5 @@
-/* test/fuzz/fuzz_refs.c — libFuzzer harness: object references (FORMAT.md
- * §12) forming arbitrary graphs, cycles included.
+/* test/fuzz/fuzz_refs.c — libFuzzer harness: object references (docs/format.md
+ * §17) forming arbitrary graphs, cycles included.
  * SPDX-License-Identifier: MIT
  *
  * Wire shape of a node (a user codec of a graph): ref (var_u32: 0 = a new

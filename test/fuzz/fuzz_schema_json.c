@@ -1,7 +1,7 @@
 /* test/fuzz/fuzz_schema_json.c — libFuzzer harness of the JSON layer
- * (src/json): the strict JSON parser, the schema document loader (SCHEMA.md
- * part 1 with the BadSchema rules of §1.9) and JSON value <-> value tree
- * conversion with the canonical text of §2.4.
+ * (src/json): the strict JSON parser, the schema document loader (docs/schema.md
+ * §2 with the BadSchema rules of §9) and JSON value <-> value tree
+ * conversion with the canonical text of §11.5.
  * SPDX-License-Identifier: MIT
  *
  * Input: byte 0 chooses the mode.

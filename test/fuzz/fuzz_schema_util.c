@@ -328,7 +328,7 @@ void fzs_options(const desert_schema *s, uint8_t sel, desert_options *o) {
 }
 
 /* ---- exactness ------------------------------------------------------------------------
- * FORMAT.md §13.6: writers register the DeduplicatedStrings of a record's
+ * docs/format.md §9.8: writers register the DeduplicatedStrings of a record's
  * fields before its header names (removed, transient and made-optional field
  * names), readers after them, and the legacy header scoping discards header
  * registrations. A type graph that holds dedup strings and records with
@@ -401,13 +401,13 @@ static bool has_header_names(const desert_type *t) {
   return false;
 }
 
-/* Steps are data (SCHEMA.md 1.5): a step may name a field the record still
+/* Steps are data (docs/schema.md §5): a step may name a field the record still
  * writes, and two such cases do not round-trip by the format's definition
- * (F§13.4/§13.5), the same in both libraries:
+ * (docs/format.md §9.5/§9.6), the same in both libraries:
  * - FieldMadeOptional naming a written field that the schema does not make
  *   optional puts a made-optional entry at that field's position while the
  *   value stays a plain T, and a reader with the same schema then reads a
- *   tag byte first, as the old reader of SCHEMA.md's E6 does (the fuzzer
+ *   tag byte first, as the old reader of docs/format.md §9.9 (b) does (the fuzzer
  *   found one: a plain compressed field whose empty block, 00, read as
  *   None);
  * - FieldRemoved or FieldMadeTransient naming a written (non-transient)
@@ -527,7 +527,7 @@ static void canonical(const desert_type *t, const desert_value *v, desert_json_b
 /* Encodes v; the only failure allowed is one that no value of the type
  * avoids: UnknownFieldReferenceInEvolutionStep, a FieldMadeOptional step of
  * a field that is neither written nor removed under the session's
- * removed_optional_style (FORMAT.md §13.4: Rust style fails for a field made
+ * removed_optional_style (docs/format.md §9.5: Rust style fails for a field made
  * optional and later transient). Returns false after such a failure. */
 static bool encode_one(const desert_type *t, const desert_value *v, desert_writer *w,
                        const char *what) {
@@ -593,7 +593,7 @@ static void round_trip(const desert_schema *s, const desert_options *o, desert_v
   FZ_CHECK_MSG(same((const char *)b1, n1, (const char *)p2, n2),
                "second encoding differs (%zu vs %zu bytes)", n1, n2);
 
-  /* The canonical text is an input of the same value (SCHEMA.md part 2). */
+  /* The canonical text is an input of the same value (docs/schema.md §11). */
   desert_json *j = NULL;
   char msg[256];
   st = desert_json_parse(j1->data, j1->len, a, &j, msg, sizeof msg);

@@ -9,10 +9,10 @@
  *   1. decode b through a counted reader of fuzz_common (reader invariants
  *      and the memory bound of fuzz_common.h); a failure must carry a status
  *      kind and an offset inside b that equals the reader's error offset;
- *   2. on success: the canonical JSON text j1 of the value (SCHEMA.md §2.4)
+ *   2. on success: the canonical JSON text j1 of the value (docs/schema.md §11.5)
  *      is valid JSON; encoding the value gives bytes b1; decoding b1 gives
  *      the same canonical text and consumes all of b1; encoding that value
- *      again gives b1 exactly; j1 converted back to a value (§2 input
+ *      again gives b1 exactly; j1 converted back to a value (docs/schema.md §11 input
  *      rules) re-prints to j1 and encodes to b1;
  *   3. the value arena stays within FZS_ARENA_BOUND of the node budget.
  * The value arena is not part of the reader bound of fuzz_common.h: its

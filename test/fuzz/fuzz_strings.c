@@ -1,12 +1,12 @@
 /* test/fuzz/fuzz_strings.c — libFuzzer harness: String, DeduplicatedString
- * and characters (FORMAT.md §3, §4) against an independent model.
+ * and characters (docs/format.md §4, §5) against an independent model.
  * SPDX-License-Identifier: MIT
  *
  * Input: byte 0 = option flags (fz_flags_from; bit 4: max_length 16), then
  * the data, read as a sequence of items whose kinds come from byte 1 onward
  * of a separate selector stream (the last 1/8 of the input, cycled). Each
  * item is predicted by a model that decodes the varint length by itself,
- * keeps its own DeduplicatedString table (FORMAT.md §4.2) and validates
+ * keeps its own DeduplicatedString table (docs/format.md §5.2) and validates
  * UTF-8 byte by byte; the reader must agree on status, error offset,
  * consumed bytes and the text. */
 #include <string.h>

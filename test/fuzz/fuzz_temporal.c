@@ -155,7 +155,7 @@ static void check_time(desert_local_time t) {
   FZ_CHECK(t.hour <= 23 && t.minute <= 59 && t.second <= 59 && t.nano <= 999999999u);
 }
 
-/* Range checks of SCHEMA.md §2.7 on an accepted value. */
+/* Range checks of docs/schema.md §11.8 on an accepted value. */
 static void check_ranges(size_t k, const value *v) {
   const char *n = kinds[k].name;
   if (!strcmp(n, "duration") || !strcmp(n, "instant")) FZ_CHECK(v->dur.nanos < 1000000000u);

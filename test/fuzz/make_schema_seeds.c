@@ -1,7 +1,7 @@
 /* test/fuzz/make_schema_seeds.c — writes the seed inputs of the schema-layer
  * harnesses (corpus/types/, corpus/schema_json/; seed-* files) in their
  * input layouts: each fixed schema of fuzz_schema_util.c with its sample
- * value encoded through the library, the worked examples of SCHEMA.md part 4
+ * value encoded through the library, the worked examples of ../shared/spec/SCHEMA.md
  * and a sample of the public conformance cases (schema documents with the
  * bytes of decode requests).
  * SPDX-License-Identifier: MIT
@@ -134,7 +134,7 @@ static void fixed_seeds(void) {
   }
 }
 
-/* ---- requests: SCHEMA.md part 4 and the public cases ---------------------------------------- */
+/* ---- requests: the worked examples of ../shared/spec/SCHEMA.md and the public cases ---- */
 
 /* One request object: its schema (and decode bytes) as a schema-mode seed. */
 static void request_seed(const char *name, const desert_json *req) {

@@ -1,5 +1,5 @@
 /* test/fuzz/make_seeds.c — writes the seed inputs of test/fuzz/corpus/
- * (seed-* files) from the examples of FORMAT.md / SCHEMA.md and small
+ * (seed-* files) from the examples of docs/format.md / docs/schema.md and small
  * values written through the library, in each harness's input layout.
  * SPDX-License-Identifier: MIT
  *
@@ -112,7 +112,7 @@ static void seeds_values(void) {
   values_seed("string-hello", 0, "13 13 13", "0a 68 65 6c 6c 6f 00 04 c3 a9");
   values_seed("string-invalid-lenient", 2, "13", "06 ff c3 28");
   values_seed("dedup-spec", 0, "14 14 14 14",
-              "08 73 61 6d 65 0a 6f 74 68 65 72 01 03"); /* FORMAT.md §4.2 */
+              "08 73 61 6d 65 0a 6f 74 68 65 72 01 03"); /* docs/format.md §5.2 */
   values_seed("bytes", 0, "15 15", "03 01 02 03 00");
   values_seed("seq-known", 0, "16 01 00", "06 01 02 03");
   values_seed("seq-unknown", 0, "16 01 13", "01 01 02 68 69 01 00 00");
@@ -121,7 +121,8 @@ static void seeds_values(void) {
   values_seed("option-either-try", 0, "21 01 05 21 01 05 22 01 13 01 0d 23 01 00",
               "01 00 00 00 2a 00 00 0a 68 65 6c 6c 6f 01 07");
   values_seed("uuid", 0, "24", "d9 0c 42 85 54 4d 42 4d 88 5c 39 40 fe 00 88 3d");
-  values_seed("compressed-raw", 0, "25", "11 09 cb 48 cd c9 c9 57 40 22 01"); /* §11.1 */
+  /* docs/format.md §16.1 */
+  values_seed("compressed-raw", 0, "25", "11 09 cb 48 cd c9 c9 57 40 22 01");
   values_seed("compressed-raw-empty", 0, "25", "00 02 03 00");
   values_seed("compressed-zlib-empty", 0, "26", "00");
   values_seed("refs", 0, "28 01 00 28 01 00 28 01 00", "00 2a 01 00 07");
@@ -179,7 +180,7 @@ static void seeds_strings(void) {
 static void seeds_temporal(void) {
   save_hex("temporal", "spec-examples",
            "00"
-           " 0a e8 0f 06 16"             /* local_date 2024-06-22 (FORMAT.md §9) */
+           " 0a e8 0f 06 16"             /* local_date 2024-06-22 (docs/format.md §14) */
            " 0b 09 1e 05 7d"             /* local_time 09:30:05.000000125 */
            " 09 00 a0 38"                /* zone_id +01:00 */
            " 00 00 00 00 00 00 00 00 03 00 00 00 07" /* duration 3 s + 7 ns */

@@ -53,7 +53,7 @@ def key(schema):
 
 
 def examples(md):
-    """SCHEMA.md part 4: ```jsonl blocks of request/response line pairs."""
+    """The worked examples of ../shared/spec/SCHEMA.md: ```jsonl blocks of request/response line pairs."""
     out = []
     for block in re.findall(r"```jsonl\n(.*?)```", md, re.S):
         lines = [l for l in block.split("\n") if l.strip()]

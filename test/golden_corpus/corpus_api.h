@@ -1,5 +1,5 @@
 /* test/golden_corpus/corpus_api.h — the two corpus files that the schema
- * language cannot describe (SCHEMA.md §1.10), written and read through the
+ * language cannot describe (docs/schema.md §10), written and read through the
  * hand-written API only: golden/zstd.bin (libdesert's zstd blocks) and
  * golden/api_only.bin (object references, type-registry framing and the
  * Rust-only values u128/i128, IpAddr, MacAddress, Url, Bound, Range and a
@@ -34,7 +34,7 @@ desert_status golden_zstd_read(desert_reader *r, golden_zstd *out);
 /* ---- golden/api_only.bin ---- */
 
 /* Node { name: String, next: Option[Node] } where every Node goes through
- * the reference table (FORMAT.md §12): var_u32(0) + the node, or the
+ * the reference table (docs/format.md §17): var_u32(0) + the node, or the
  * var_u32 id of a node already written. */
 typedef struct golden_node {
   desert_str name;

@@ -12,7 +12,7 @@ const char *const golden_corpus_themes[] = {
     "evolution",  "options_rust", "options_scala", "compressed",
     /* desert-rust's benchmark models (golden/README.md). The v1 triples of
      * the one-way evolution_stress themes are listed here, not below: their
-     * current bytes cannot be read by v1 (FORMAT.md §13.5), so they have no
+     * current bytes cannot be read by v1 (docs/format.md §9.6), so they have no
      * read-by-v1 file; test_oplog_models checks their *.v1.upgraded.json. */
     "oplog", "oplog_list", "golem_oplog", "golem_oplog_list", "evolution_stress",
     "evolution_stress_removed", "evolution_stress_removed.v1", "evolution_stress_transient",

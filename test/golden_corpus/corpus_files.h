@@ -25,7 +25,7 @@ typedef struct golden_corpus_version {
 extern const golden_corpus_version golden_corpus_versions[];
 extern const size_t golden_corpus_version_count;
 
-/* Bytes a cross read uses, derived by hand (FORMAT.md §13.5): len (the
+/* Bytes a cross read uses, derived by hand (docs/format.md §9.6): len (the
  * whole input) for every read except one. The current Person reading
  * version-0 evolution data takes the fast path and stops after the fields it
  * knows (id 8 bytes, "Bob" 4, age 4, after the version byte: 17), leaving

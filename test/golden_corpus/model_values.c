@@ -200,7 +200,7 @@ static bool prim_equal(const void *pa, const void *pb) {
          golden_bytes_eq(a->bigdecimal_binary.unscaled, b->bigdecimal_binary.unscaled);
 }
 
-/* The special floats by their bit patterns (SCHEMA.md §2.3: "NaN" is the
+/* The special floats by their bit patterns (docs/schema.md §11.4: "NaN" is the
  * quiet NaN, payloads as {"f32_bits"}/{"f64_bits"}); the finite ones are
  * the compiler's conversions of the JSON texts. */
 static const uint32_t f32_bits[] = {0x7fc00000u, 0x7fc00001u, 0x7f800000u, 0x80000000u};

@@ -1,15 +1,15 @@
 /* test/install_consumer/gen_main.c — a consumer of code that
- * desert_generate_c() generated from point.schema.json (SCHEMA.md's E2
- * record, PointV2 with a FieldAdded step): encodes a point, compares the
- * bytes with SCHEMA.md's worked example E2, decodes them back and prints
- * the value as JSON. */
+ * desert_generate_c() generated from point.schema.json (the evolved record
+ * of docs/format.md §9.9 (a), PointV2 with a FieldAdded step): encodes a
+ * point, compares the bytes with that worked example, decodes them back and
+ * prints the value as JSON. */
 #include <stdio.h>
 #include <string.h>
 
 #include "point.h"
 
 int main(void) {
-  /* SCHEMA.md E2: {"x":10,"label":"origin","y":20} under PointV2. */
+  /* docs/format.md §9.9 (a): {"x":10,"label":"origin","y":20} under PointV2. */
   static const unsigned char want[] = {0x01, 0x10, 0x0e, 0x00, 0x00, 0x00, 0x0a, 0x00, 0x00,
                                        0x00, 0x14, 0x0c, 0x6f, 0x72, 0x69, 0x67, 0x69, 0x6e};
   point_PointV2 p = {10, {"origin", 6}, 20};
@@ -22,7 +22,7 @@ int main(void) {
   size_t n = 0;
   const uint8_t *bytes = desert_writer_data(w, &n);
   if (n != sizeof want || memcmp(bytes, want, n) != 0) {
-    fprintf(stderr, "gen_consumer: encoded bytes differ from SCHEMA.md E2\n");
+    fprintf(stderr, "gen_consumer: encoded bytes differ from docs/format.md §9.9 (a)\n");
     goto done;
   }
   point_root back;

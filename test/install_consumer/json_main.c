@@ -14,7 +14,7 @@ static const char schema_text[] =
     "{\"desert_schema\":1,\"root\":{\"type\":\"record\",\"name\":\"Point\","
     "\"fields\":[{\"name\":\"x\",\"type\":\"i32\"},{\"name\":\"y\",\"type\":\"i32\"}]}}";
 static const char value_text[] = "{\"x\":10,\"y\":20}";
-/* SCHEMA.md part 4, the first worked example: 00 0000000a 00000014 */
+/* The version-0 record of docs/format.md §9.3: 00 0000000a 00000014 */
 static const unsigned char expected[] = {0x00, 0, 0, 0, 0x0a, 0, 0, 0, 0x14};
 
 int main(void) {

@@ -1,4 +1,4 @@
-/* test/support/inflater_model.c — the Inflater rule of SCHEMA.md §2.8 as a
+/* test/support/inflater_model.c — the Inflater rule of docs/schema.md §12 as a
  * test model. Scala allocates `plain` bytes, gives Inflater the whole block
  * and calls inflate() once; Inflater wraps zlib's inflate(). The reader
  * under test calls zlib with all the input and hands output room over in

@@ -1,5 +1,5 @@
 /* test/support/inflater_model.h — an independent model of how desert-scala
- * reads a zlib-flavour compressed block (SCHEMA.md §2.8): what
+ * reads a zlib-flavour compressed block (docs/schema.md §12): what
  * java.util.zip.Inflater returns when fed the whole block at once with room
  * for exactly the announced length. Used by test_compress_inflater.c and
  * the fuzz_compressed harness to judge the reader; it shares no code with

@@ -40,7 +40,7 @@ void desert_oracle_bswap(void *dst, const void *src, size_t n, size_t width);
 
 /* Exact var_u32 size of one value (1..5). */
 size_t desert_oracle_var_u32_len(uint32_t v);
-/* Zig-zag mapping of FORMAT.md §2.2 and its inverse. */
+/* Zig-zag mapping of docs/format.md §3.3 and its inverse. */
 uint32_t desert_oracle_zigzag(int32_t v);
 int32_t desert_oracle_unzigzag(uint32_t u);
 
