@@ -6,7 +6,7 @@ the same row filter, takes each row's median CPU time per op over the rounds
 of each build, and prints B's time / A's time per row present in both. The
 noise of a row is the spread of A against itself: the median over adjacent
 A-round pairs of |a_k+1 / a_k - 1|. A row is flagged SLOWER when B/A - 1
-exceeds both 5 % and twice that noise (BENCHMARKING.md §4.5: within 5 % is
+exceeds both 5 % and twice that noise (within 5 % is
 on par, a difference inside the floor is a wash). Peer rows (msgpack-c,
 protobuf-c, memcpy) run the same code in both builds: their B/A shows what
 two binaries differ by with nothing changed.

@@ -1,4 +1,4 @@
-/* bench/bench_codec.c — the desert case inventory of BENCHMARKING.md §2
+/* bench/bench_codec.c — the desert case inventory (cases 0–20)
  * (cases 0–20) through the public API, as an application calls it, plus
  * memcpy rows of the same byte counts for the bulk cases 6, 7, 14, 15.
  *
@@ -28,8 +28,8 @@
  * Decode inputs rotate over CODEC_K variants of the same shape and size.
  *
  * Expected bytes are built with the independent encoders of
- * bench_codec_util.c (FORMAT.md rules), and the literal byte strings of
- * BENCHMARKING.md §2 are checked for variant 0.
+ * bench_codec_util.c (docs/format.md rules), and the literal byte strings of
+ * the case inventory are checked for variant 0.
  * SPDX-License-Identifier: MIT */
 #include <libdeflate.h>
 #include <stdbool.h>
@@ -245,7 +245,7 @@ static uint64_t run_i32_ser(void *p, size_t i) {
 
 static int verify_i32_ser(void *p, char *msg, size_t cap) {
   cs *s = p;
-  static const uint8_t lit[] = {0x07, 0x5b, 0xcd, 0x15}; /* BENCHMARKING.md case 1 */
+  static const uint8_t lit[] = {0x07, 0x5b, 0xcd, 0x15}; /* case 1 */
   if (codec_check_bytes("case 1 literal", s->enc[0], s->enc_len[0], lit, 4, msg, cap)) return 1;
   for (unsigned k = 0; k < K; k++) {
     desert_writer *w = op_writer(s);
@@ -390,7 +390,7 @@ static uint64_t run_vari32_ser(void *p, size_t i) {
 
 static int verify_vari32(void *p, char *msg, size_t cap) {
   cs *s = p;
-  static const uint8_t lit[] = {0xa9, 0xb4, 0xde, 0x75}; /* BENCHMARKING.md case 5 */
+  static const uint8_t lit[] = {0xa9, 0xb4, 0xde, 0x75}; /* case 5 */
   if (codec_check_bytes("case 5 literal", s->enc[0], s->enc_len[0], lit, 4, msg, cap)) return 1;
   for (unsigned k = 0; k < K; k++) {
     if (s->enc_len[k] != 4) return codec_fail(msg, cap, "var_i32 variant %u not 4 bytes", k);
@@ -493,7 +493,7 @@ static int verify_i32arr(void *p, char *msg, size_t cap) {
   cs *s = p;
   size_t want0 = s->n == 1000 ? 4002 : s->n == 10000 ? 40003 : s->enc_len[0];
   if (s->enc_len[0] != want0)
-    return codec_fail(msg, cap, "i32 x%zu: %zu wire bytes, BENCHMARKING.md says %zu", s->n,
+    return codec_fail(msg, cap, "i32 x%zu: %zu wire bytes, the case inventory says %zu", s->n,
                       s->enc_len[0], want0);
   for (unsigned k = 0; k < K; k++) {
     /* encode side */
@@ -585,7 +585,7 @@ static int verify_bytes(void *p, char *msg, size_t cap) {
   cs *s = p;
   size_t want0 = s->n == 4096 ? 4098 : s->n == 65536 ? 65539 : s->enc_len[0];
   if (s->enc_len[0] != want0)
-    return codec_fail(msg, cap, "byte block %zu: %zu wire bytes, BENCHMARKING.md says %zu", s->n,
+    return codec_fail(msg, cap, "byte block %zu: %zu wire bytes, the case inventory says %zu", s->n,
                       s->enc_len[0], want0);
   for (unsigned k = 0; k < K; k++) {
     desert_writer *w = op_writer(s);
@@ -605,7 +605,7 @@ static int verify_bytes(void *p, char *msg, size_t cap) {
 }
 
 /* memcpy of the wire byte count of the bulk case, from the same kind of
- * rotated sources: the limit for bulk data (BENCHMARKING.md §1). */
+ * rotated sources: the limit for bulk data. */
 static void *setup_memcpy(desert_isa isa, size_t n, codec_info *info) {
   (void)isa;
   cs *s = calloc(1, sizeof *s);
@@ -728,7 +728,7 @@ static desert_status rec8_read_with(desert_reader *r, rec8_view *o,
   return desert_record_read_end(&rr);
 }
 
-/* FORMAT.md §13.3: version, header (chunk sizes), chunks. */
+/* docs/format.md §9.4: version, header (chunk sizes), chunks. */
 static size_t rec8_expected(const rec8 *p, uint8_t *out) {
   uint8_t c0[64], c1[64];
   size_t n0 = 0, n1 = 0;
@@ -845,7 +845,7 @@ static int rec8_check_view(const rec8_view *v, const rec8 *p, unsigned k, char *
 
 static int verify_rec8(void *p, char *msg, size_t cap) {
   cs *s = p;
-  /* BENCHMARKING.md case 8, byte for byte. */
+  /* Case 8, byte for byte. */
   static const uint8_t lit[54] = {0x01, 0x36, 0x30, 0x00, 0x00, 0x00, 0x2a, 0x1a, 'A',  'l',  'i',
                                   'c',  'e',  ' ',  'E',  'x',  'a',  'm',  'p',  'l',  'e',  0x40,
                                   0x58, 0xa8, 0x00, 0x00, 0x00, 0x00, 0x00, 0x01, 0x08, 0x0a, 'a',
@@ -1080,7 +1080,7 @@ static void *setup_map100(desert_isa isa, int fresh, codec_info *info) {
     bv_strmap_make(k, m);
     size_t n = codec_put_var_i32(b, 100);
     for (unsigned j = 0; j < 100; j++) {
-      b[n++] = 0x00; /* tuple version byte (FORMAT.md §5.4, §7) */
+      b[n++] = 0x00; /* tuple version byte (docs/format.md §6.4, §8) */
       n += codec_put_string(b + n, m->key[j], m->len[j]);
       n += codec_put_be32(b + n, (uint32_t)m->val[j]);
     }
@@ -1112,7 +1112,7 @@ static void map100_write(desert_writer *w, const strmap *m) {
   }
 }
 
-/* Map entries are 2-tuples, read as records (FORMAT.md §7, record.h). */
+/* Map entries are 2-tuples, read as records (docs/format.md §8, record.h). */
 static const map_entry_view *map100_read_with(desert_reader *r, const uint8_t *d, size_t len,
                                               size_t *n, bool plan) {
   desert_seq seq;
@@ -1436,7 +1436,7 @@ static int str_is(desert_str s, const char *t) {
   return s.len == strlen(t) && !memcmp(s.ptr, t, s.len);
 }
 
-/* The decoded value of README §2 (the parts a wrong decoder would miss). */
+/* The decoded value the golden dataset's README lists (the parts a wrong decoder would miss). */
 static int golden_check_m0(const golden_model *m, char *msg, size_t cap) {
   uint32_t fb;
   uint64_t db;
@@ -1447,7 +1447,7 @@ static int golden_check_m0(const golden_model *m, char *msg, size_t cap) {
   if (m->byte_ != -10 || m->short_ != 10000 || m->int_ != -2000000000 ||
       m->long_ != 100000000001ll || fb != 0x4048f5c3u || db != 0x3dab22cd6bbd390cull ||
       m->boolean_ || !str_is(m->string, "Example data set") || memcmp(m->uuid, uuid, 16))
-    return codec_fail(msg, cap, "golden: scalar fields differ from golden/README.md §2");
+    return codec_fail(msg, cap, "golden: scalar fields differ from the golden dataset's expected value");
   if (!str_is(m->exception.class_name, "java.lang.RuntimeException") ||
       !str_is(m->exception.message, "Example exception") || m->exception.stack_trace_len != 16)
     return codec_fail(msg, cap, "golden: exception differs");
@@ -1761,11 +1761,11 @@ static void *setup_member(desert_isa isa, int fresh, int v2, codec_info *info) {
     member_variant(k, m);
     s->src[k] = m;
     size_t n = 0;
-    if (!v2) { /* FORMAT.md §13.2 */
+    if (!v2) { /* docs/format.md §9.3 */
       b[n++] = 0x00;
       n += codec_put_be32(b + n, (uint32_t)m->id);
       n += codec_put_string(b + n, m->name, m->name_len);
-    } else { /* §13.3: version 2, three chunk sizes, three chunks */
+    } else { /* docs/format.md §9.4: version 2, three chunk sizes, three chunks */
       uint8_t c0[32], c1[48], c2[8];
       size_t n0 = codec_put_be32(c0, (uint32_t)m->id);
       n0 += codec_put_string(c0 + n0, m->name, m->name_len);

@@ -1,11 +1,12 @@
 /* bench/bench_codec.h — the codec suite as C case tables: the desert case
- * inventory of BENCHMARKING.md §2 (bench_codec.c), the workloads of §3
+ * inventory, cases 0–20 (bench_codec.c), the workloads from other codecs'
+ * suites
  * (bench_workloads.c) and the same values through the peer libraries
  * msgpack-c and protobuf-c (bench_peers.c), plus memcpy rows of the same
  * byte counts for the bulk cases. bench_main.cc registers every row with
  * google-benchmark, interleaved by case key, and runs `--verify`.
  *
- * Every row follows BENCHMARKING.md §4: deterministic inputs, CODEC_K
+ * Every row follows the benchmark method: deterministic inputs, CODEC_K
  * rotated variants of the same shape and size prepared outside the timed
  * region, results checked by `verify` before any timing, and only the
  * running row's data alive (setup/teardown around each row).
@@ -28,7 +29,7 @@
 extern "C" {
 #endif
 
-/* Rotated input variants per row (BENCHMARKING.md §4.2). */
+/* Rotated input variants per row. */
 #define CODEC_K 64u
 
 enum {
@@ -48,9 +49,9 @@ typedef struct codec_case {
   const char *key;    /* case and operation, no '/', e.g. "c06_i32x1000_rt" */
   const char *impl;   /* "desert", "msgpack", "protobuf-c", "memcpy", "harness" */
   const char *desc;   /* one line for the report */
-  int case_no;        /* BENCHMARKING.md §2 number; -1 for the §3 workloads */
+  int case_no;        /* case number (0–20); -1 for the workloads */
   unsigned flags;     /* CODEC_* */
-  double rust_ref_ns; /* desert-rust reference of BENCHMARKING.md §2 (ns/op); 0: none */
+  double rust_ref_ns; /* desert-rust's published figure (ns/op); 0: none */
   size_t param;       /* size parameter of shared setups (element count, N terms, ...) */
   /* Prepares the row's inputs for kernel table `isa` (DESERT_ISA_AUTO: the
    * process default). Returns NULL with info->skip set when the row cannot
@@ -136,7 +137,7 @@ uint64_t codec_mix(uint64_t *s);
 /* Reads a whole file (malloc'd); NULL if it cannot. */
 uint8_t *codec_read_file(const char *path, size_t *len);
 
-/* Independent encoders of the wire rules (FORMAT.md §1–§5), used to build
+/* Independent encoders of the wire rules (docs/format.md §2–§6), used to build
  * expected bytes without the library. Each returns bytes written. */
 size_t codec_put_be32(uint8_t *p, uint32_t v);
 size_t codec_put_be64(uint8_t *p, uint64_t v);

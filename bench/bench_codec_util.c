@@ -1,6 +1,6 @@
 /* bench/bench_codec_util.c — helpers shared by the codec case files (see
  * bench_codec.h) and the list of case tables. The wire encoders here are
- * written from FORMAT.md §1–§5 independently of the library, so expected
+ * written from docs/format.md §2–§6 independently of the library, so expected
  * bytes do not come from the code under test.
  * SPDX-License-Identifier: MIT */
 #include <stdarg.h>
@@ -109,7 +109,7 @@ size_t codec_put_be64(uint8_t *p, uint64_t v) {
   return 8;
 }
 
-/* FORMAT.md §2: little-endian base-128, 7 bits per byte, high bit = more. */
+/* docs/format.md §3: little-endian base-128, 7 bits per byte, high bit = more. */
 size_t codec_put_var_u32(uint8_t *p, uint32_t v) {
   size_t n = 0;
   while (v >= 0x80u) {

@@ -1,5 +1,5 @@
 /* bench/bench_data.h — deterministic benchmark inputs (fixed seeds): text in
- * several scripts and varint value distributions (BENCHMARKING.md §1).
+ * several scripts and varint value distributions.
  * SPDX-License-Identifier: MIT */
 #ifndef DESERT_BENCH_DATA_H
 #define DESERT_BENCH_DATA_H

@@ -379,7 +379,7 @@ static int str_is(const desert_value *v, const char *t) {
          !memcmp(v->as.str.ptr, t, v->as.str.len);
 }
 
-/* Spot checks of README §2 on variant k's tree (the byte-for-byte
+/* Spot checks of the expected value in the golden dataset's README on variant k's tree (the byte-for-byte
  * re-encoding below checks the rest). */
 static int gt_check_tree(const desert_value *v, unsigned k, char *msg, size_t cap) {
   const desert_value *arr = fld(v, 12), *list = fld(v, 11), *set = fld(v, 14), *opt = fld(v, 17);
@@ -486,7 +486,7 @@ static int cs_str_is(desert_str s, const char *t) {
   return s.len == strlen(t) && !memcmp(s.ptr, t, s.len);
 }
 
-/* Spot checks of README §2 on the C structs of variant k (the byte-for-byte
+/* Spot checks of the expected value in the golden dataset's README on the C structs of variant k (the byte-for-byte
  * re-encodings check the rest). */
 static int gcs_check(const gcs_model *m, unsigned k, char *msg, size_t cap) {
   const int64_t *arr = m->array.items;

@@ -1,4 +1,4 @@
-/* bench/bench_peers.c — the peers of BENCHMARKING.md §3 in the same binary:
+/* bench/bench_peers.c — the peer libraries in the same binary:
  * the values of the desert rows (bench_values.h) encoded with msgpack-c
  * (Debian libmsgpack-dev 4.0, C API: msgpack_sbuffer / msgpack_packer /
  * msgpack_unpack_next) and protobuf-c (libprotobuf-c-dev 1.4, messages of

@@ -1,7 +1,7 @@
 /* bench/bench_values.h — the application values of the codec suite, shared
  * by the desert rows and the peer rows so every library encodes exactly the
  * same data. Variant k (0 <= k < CODEC_K) has the shape and size of variant
- * 0 with different content; variant 0 is the value BENCHMARKING.md names.
+ * 0 with different content; variant 0 is the value the case inventory names.
  * SPDX-License-Identifier: MIT */
 #ifndef DESERT_BENCH_VALUES_H
 #define DESERT_BENCH_VALUES_H
@@ -61,7 +61,7 @@ typedef struct bv_strmap {
 } bv_strmap;
 void bv_strmap_make(unsigned k, bv_strmap *m);
 
-/* Wide records (§3): field i has kind i % 4: i64, 16-byte fixed binary
+/* Wide records: field i has kind i % 4: i64, 16-byte fixed binary
  * block, bool, 3-element list of i64; slot i / 4 of that kind. */
 #define BV_WIDE_MAX 256u
 typedef struct bv_wide {
@@ -73,7 +73,7 @@ typedef struct bv_wide {
 } bv_wide;
 void bv_wide_make(unsigned k, size_t fields, bv_wide *w);
 
-/* Term dictionary (§3): n terms, each a short lowercase string (4–12
+/* Term dictionary: n terms, each a short lowercase string (4–12
  * chars, NUL-terminated), a document frequency and 1–8 ascending postings. */
 #define BV_MAX_POSTINGS 8u
 typedef struct bv_term {

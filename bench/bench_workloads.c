@@ -1,4 +1,4 @@
-/* bench/bench_workloads.c — the workloads of BENCHMARKING.md §3 through the
+/* bench/bench_workloads.c — the workloads from other codecs' suites through the
  * public API:
  *   wide records   a version-0 record of 16 or 256 fields cycling through
  *                  i64, a 16-byte fixed binary block (written raw), bool
@@ -128,7 +128,7 @@ static void wstate_free(void *p) {
 
 static size_t wide_expected(const bv_wide *v, uint8_t *b) {
   size_t n = 0;
-  b[n++] = 0x00; /* version 0: the fields follow, nothing else (FORMAT.md §13.2) */
+  b[n++] = 0x00; /* version 0: the fields follow, nothing else (docs/format.md §9.3) */
   for (size_t i = 0; i < v->fields; i++) {
     size_t slot = i / 4;
     switch (i % 4) {
