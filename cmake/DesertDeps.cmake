@@ -2,7 +2,7 @@
 # through pkg-config and wrapped as interface targets:
 #   libdeflate-dev (desert-compatible DEFLATE blocks), zlib1g-dev (the exact
 #   java.util.zip.Inflater verdict on zlib-flavour blocks libdeflate refuses:
-#   incomplete, corrupt or longer than announced, SCHEMA.md §2.8),
+#   incomplete, corrupt or longer than announced, docs/schema.md §12),
 #   libzstd-dev (the zstd extension blocks).
 find_package(PkgConfig REQUIRED)
 pkg_check_modules(DEFLATE REQUIRED IMPORTED_TARGET libdeflate)

@@ -9,12 +9,12 @@
 #   TARGET      the target that gets the generated .c files, the output
 #               folder as an include directory, and desert::json on its link
 #               line (PRIVATE)
-#   SCHEMAS     schema documents (SCHEMA.md part 1); each becomes <P>.h/<P>.c
+#   SCHEMAS     schema documents (docs/schema.md §2); each becomes <P>.h/<P>.c
 #               with P = PREFIX (one schema), PREFIX_<stem> (several) or
 #               <stem>: the file name up to its first '.', which must then
 #               be a C identifier
 #   TESTEE      also generate <PREFIX or the only P or "desert">_testee.c, a
-#               conformance testee main() (SCHEMA.md part 3); TARGET is then
+#               conformance testee main() (docs/schema.md §14); TARGET is then
 #               an executable
 #   OUTPUT_DIR  where the files go (default: <binary dir>/<target>_desert_gen)
 #

@@ -1,6 +1,7 @@
 # cmake/DesertIsa.cmake — which kernel folders this build compiles and with
 # which flags. ISA flags go on the files of one folder only, after a probe
-# proves the compiler accepts them; never -march=native (DESIGN.md §2).
+# proves the compiler accepts them; never -march=native (the
+# binary must run on every CPU of its architecture; kernels are picked at run time).
 #   src/x86/*_avx2.c    -mavx2 -mbmi -mbmi2 -mpopcnt -mlzcnt (dispatch checks each)
 #   src/x86/*_avx512.c  the AVX2 set + -mavx512f -mavx512bw -mavx512vl -mavx512vbmi -mavx512vbmi2
 #   src/neon/*.c        native on AArch64; through SIMDe elsewhere when

@@ -1,5 +1,5 @@
 /* examples/evolution.c — a user's own record evolving over time
- * (FORMAT.md §13): a product that gains a field, makes a field optional and
+ * (docs/format.md §9): a product that gains a field, makes a field optional and
  * finally removes it. Shows old data read by new code and new data read by
  * old code, including the cases the format cannot support. Prints what it
  * does and exits 0 when every outcome is the expected one, 1 otherwise.

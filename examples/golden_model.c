@@ -18,7 +18,7 @@ static const desert_field_desc tm1_fields[] = {
     {"array", 0},   {"vector", 0},    {"set", 0},
     {"either", 0},  {"tried", 0},     {"option", DESERT_FIELD_OPTIONAL}};
 /* InitialVersion is implicit: these are steps 1..3, so `string` lives in
- * chunk 2 and `set` in chunk 3 (README §1). */
+ * chunk 2 and `set` in chunk 3 (the types in the golden dataset's README). */
 static const desert_evolution_step tm1_steps[] = {
     {DESERT_STEP_FIELD_MADE_OPTIONAL, "option", false},
     {DESERT_STEP_FIELD_ADDED, "string", true},
@@ -349,7 +349,7 @@ desert_status golden_model_read(desert_reader *r, golden_model *m) {
     while (desert_read_seq_next(r, &seq)) {
       TRY(grow(r, &items, m->option_len, &cap, sizeof(golden_map_entry)));
       golden_map_entry *e = (golden_map_entry *)items + m->option_len;
-      /* Map entries are 2-tuples, read as full records (FORMAT.md §7). */
+      /* Map entries are 2-tuples, read as full records (docs/format.md §8). */
       desert_record_reader tr;
       TRY(rbegin(r, desert_tuple_desc(2), -1, &tr));
       TRY(field(&tr, 0));

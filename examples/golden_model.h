@@ -14,7 +14,7 @@
 
 #include <desert/record.h>
 
-/* java.lang.StackTraceElement, hand-written layout (FORMAT.md §10). */
+/* java.lang.StackTraceElement, hand-written layout (docs/format.md §15). */
 typedef struct golden_stack_frame {
   uint8_t leading; /* the 00 byte Scala writes (and ignores on read) */
   bool has_class_name, has_method_name, has_file_name;

@@ -3,7 +3,7 @@
 # `release` preset with the benchmark suite (DESERT_BUILD_BENCH=ON, peers
 # msgpack-c and protobuf-c required), prints `desert info`, runs the example
 # programs, checks every benchmark row (`desert_bench --verify`), runs the
-# suite once and writes the report (BENCHMARKING.md §5):
+# suite once and writes the report:
 #   bench/results/<date>-<cpu>.json       google-benchmark JSON (medians of
 #                                         the repetitions, random interleaving)
 #   bench/results/<date>-<cpu>.md         the report (bench/report.py)
@@ -17,7 +17,7 @@
 # DESERT_FORCE_ISA (passed through; the bench refuses to run when it does
 # not take effect). The whole job stays under about 10 minutes on the
 # 2-core machines; absolute times move by up to 2x between runs there, so
-# quote the ratios of one report (BENCHMARKING.md §4).
+# quote the ratios of one report.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 src=$(pwd)
