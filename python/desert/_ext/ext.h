@@ -1,0 +1,110 @@
+/* python/desert/_ext/ext.h — shared declarations of the desert._desert
+ * extension: the Schema object, the conversion contexts between desert_value
+ * trees and Python objects, the exception helpers and the module-wide
+ * Python objects (interned keys, decimal.Decimal, uuid.UUID) the converters
+ * use. */
+#ifndef DESERT_PY_EXT_H
+#define DESERT_PY_EXT_H
+
+#define PY_SSIZE_T_CLEAN
+#include <Python.h>
+
+#include <desert.h>
+#include <desert/json.h>
+
+/* Inputs at least this long are decoded without the GIL (smaller ones cost
+ * less than the release/acquire pair). */
+#define DZ_NOGIL_BYTES ((size_t)64 << 10)
+/* Value trees with at least this many nodes are encoded without the GIL. */
+#define DZ_NOGIL_NODES ((size_t)4096)
+/* Nesting bound of the Python <-> tree converters (the codec has its own). */
+#define DZ_MAX_DEPTH 200u
+
+/* Module-wide objects, created once at import. */
+typedef struct dz_globals {
+  PyObject *DesertError, *SchemaError, *DecodeError, *EncodeError, *EncodeTypeError;
+  PyObject *Decimal, *UUID;
+  /* interned keys of the JSON value language */
+  PyObject *k_case, *k_value, *k_some, *k_left, *k_right, *k_success, *k_failure;
+  PyObject *k_offset, *k_region, *k_f32_bits, *k_f64_bits, *k_unscaled, *k_scale, *k_zone;
+  PyObject *k_bytes;
+  PyObject *s_utcoffset, *s_to_bytes, *s_as_tuple;
+} dz_globals;
+extern dz_globals dz;
+
+/* Names of record fields and enum constructors as Python strings, looked up
+ * by type node (an open-addressing table built when the schema is loaded). */
+typedef struct dz_names {
+  const desert_type *type; /* RECORD or ENUM node; NULL = empty slot */
+  PyObject **names;        /* one interned str per field / constructor */
+  size_t count;
+} dz_names;
+
+typedef struct dz_schema {
+  PyObject_HEAD
+  desert_schema *schema;
+  desert_options options;
+  dz_names *names; /* hash table, cap entries */
+  size_t names_cap;
+  /* Cached codec state, used by one call at a time (busy); a concurrent
+   * call from another thread makes its own. */
+  desert_reader *reader;
+  desert_writer *writer;
+  desert_value_arena *arena;
+  int busy;
+} dz_schema;
+
+extern PyTypeObject dz_schema_type;
+extern PyTypeObject dz_decode_iter_type;
+
+const dz_names *dz_names_of(const dz_schema *s, const desert_type *t);
+
+/* ---- tree -> Python (to_python.c) ---- */
+int dz_to_python_init(void); /* imports the datetime C API; -1 with an exception */
+/* Converts v under t; NULL with a Python exception set on failure. */
+PyObject *dz_to_python(const dz_schema *s, const desert_type *t, const desert_value *v);
+
+/* ---- Python -> tree (from_python.c) ---- */
+typedef struct dz_from_ctx {
+  const dz_schema *s;
+  desert_value_arena *arena;
+  PyObject *keep;   /* list of temporaries the tree points into */
+  size_t nodes;     /* values made (to decide on releasing the GIL) */
+  unsigned depth;
+  int type_error;   /* the failure is a wrong Python type */
+  desert_status status; /* the failure's status (DESERT_E_ARGUMENT unless said) */
+  char path[256];   /* built backwards while a failure unwinds */
+  size_t path_len;  /* bytes used at the end of path */
+  char message[256];
+} dz_from_ctx;
+
+int dz_from_python_init(void); /* imports the datetime C API; -1 with an exception */
+/* Fills out with the tree of obj under t. 0 on success; -1 on failure with
+ * ctx->message / ctx->path set, or a Python exception pending. */
+int dz_from_python(dz_from_ctx *ctx, const desert_type *t, PyObject *obj, desert_value *out);
+/* Raises EncodeError / EncodeTypeError for a failed dz_from_python. */
+void dz_raise_from_failure(dz_from_ctx *ctx);
+
+/* ---- errors (module.c) ---- */
+/* Raises cls(message) with the attributes status, kind, offset (None when
+ * has_offset is 0) and path. Returns NULL. */
+PyObject *dz_raise(PyObject *cls, desert_status st, int has_offset, size_t offset,
+                   const char *path, const char *message);
+
+/* ---- the codec state (schema.c) ---- */
+typedef struct dz_state {
+  desert_reader *reader;
+  desert_writer *writer;
+  desert_value_arena *arena;
+  int owned; /* 1: made for this call, free at release */
+} dz_state;
+int dz_state_acquire(dz_schema *s, dz_state *st, int need_reader, int need_writer);
+void dz_state_release(dz_schema *s, dz_state *st);
+
+/* ---- streaming (stream.c) ---- */
+PyObject *dz_iter_decode(dz_schema *s, PyObject *fileobj, Py_ssize_t buffer_size,
+                         int allow_trailing);
+PyObject *dz_iter_encode(dz_schema *s, PyObject *values, PyObject *fileobj,
+                         Py_ssize_t buffer_size);
+
+#endif /* DESERT_PY_EXT_H */

@@ -1,0 +1,386 @@
+/* python/desert/_ext/schema.c — desert.Schema: loads a schema document
+ * (desert_schema_load), keeps the interned field and constructor names, and
+ * encodes and decodes whole values. Decoding runs the pure C part (bytes ->
+ * desert_value tree) without the GIL for large inputs and converts the tree
+ * to Python objects with it; encoding converts with the GIL and writes
+ * without it for large trees. */
+#include "ext.h"
+
+#include <string.h>
+
+/* Trees and buffers above this size are given back after the call rather
+ * than cached for the next one. */
+#define DZ_CACHE_LIMIT ((size_t)64 << 20)
+
+typedef struct dz_schema_full {
+  dz_schema base;
+  PyObject *doc_text;        /* the document as UTF-8 bytes (pickling) */
+  desert_value_arena *parse; /* the parsed document, alive as long as the schema */
+} dz_schema_full;
+
+/* ---- names table ------------------------------------------------------------------------- */
+
+static size_t slot_of(const desert_type *t, size_t cap) {
+  uintptr_t h = (uintptr_t)t >> 4;
+  return (size_t)((h * 0x9E3779B97F4A7C15ull) >> 20) & (cap - 1);
+}
+
+const dz_names *dz_names_of(const dz_schema *s, const desert_type *t) {
+  if (!s->names_cap) return NULL;
+  for (size_t i = slot_of(t, s->names_cap);; i = (i + 1) & (s->names_cap - 1)) {
+    if (s->names[i].type == t) return &s->names[i];
+    if (!s->names[i].type) break;
+  }
+  PyErr_SetString(PyExc_SystemError, "desert: type without a names entry");
+  return NULL;
+}
+
+static int build_names(dz_schema *s) {
+  size_t n = desert_type_set_count(s->schema->set), cap = 16;
+  while (cap < 2 * n + 2) cap *= 2;
+  s->names = PyMem_Calloc(cap, sizeof *s->names);
+  if (!s->names) return PyErr_NoMemory(), -1;
+  s->names_cap = cap;
+  for (size_t i = 0; i < n; i++) {
+    const desert_type *t = desert_type_set_at(s->schema->set, i);
+    if (!t || (t->kind != DESERT_TYPE_RECORD && t->kind != DESERT_TYPE_ENUM)) continue;
+    size_t count = t->kind == DESERT_TYPE_RECORD ? t->u.record.field_count : t->u.enumeration.count;
+    PyObject **names = PyMem_Calloc(count ? count : 1, sizeof *names);
+    if (!names) return PyErr_NoMemory(), -1;
+    size_t slot = slot_of(t, cap);
+    while (s->names[slot].type) slot = (slot + 1) & (cap - 1);
+    s->names[slot].type = t;
+    s->names[slot].names = names;
+    s->names[slot].count = count;
+    for (size_t k = 0; k < count; k++) {
+      const char *nm = t->kind == DESERT_TYPE_RECORD ? t->u.record.fields[k].name
+                                                     : t->u.enumeration.ctors[k].name;
+      names[k] = PyUnicode_InternFromString(nm);
+      if (!names[k]) return -1;
+    }
+  }
+  return 0;
+}
+
+/* ---- codec state -------------------------------------------------------------------------- */
+
+int dz_state_acquire(dz_schema *s, dz_state *st, int need_reader, int need_writer) {
+  memset(st, 0, sizeof *st);
+  desert_reader **r = &st->reader;
+  desert_writer **w = &st->writer;
+  desert_value_arena **a = &st->arena;
+  if (!s->busy) {
+    s->busy = 1;
+    r = &s->reader, w = &s->writer, a = &s->arena;
+  } else {
+    st->owned = 1;
+  }
+  desert_status rc = DESERT_OK;
+  if (!*a) rc = desert_value_arena_create(NULL, a);
+  if (!rc && need_reader && !*r) rc = desert_reader_create(&s->options, r);
+  if (!rc && need_writer && !*w) rc = desert_writer_create(&s->options, w);
+  st->reader = *r, st->writer = *w, st->arena = *a;
+  if (rc) {
+    dz_state_release(s, st);
+    PyErr_NoMemory();
+    return -1;
+  }
+  desert_value_arena_reset(st->arena);
+  return 0;
+}
+
+void dz_state_release(dz_schema *s, dz_state *st) {
+  if (st->owned) {
+    desert_reader_free(st->reader);
+    desert_writer_free(st->writer);
+    desert_value_arena_free(st->arena);
+    return;
+  }
+  if (s->arena && desert_value_arena_size(s->arena) > DZ_CACHE_LIMIT) {
+    desert_value_arena_free(s->arena);
+    s->arena = NULL;
+  }
+  if (s->writer && desert_writer_size(s->writer) > DZ_CACHE_LIMIT) {
+    desert_writer_free(s->writer);
+    s->writer = NULL;
+  }
+  if (s->reader) desert_reader_reset(s->reader); /* drops its view of the input */
+  s->busy = 0;
+}
+
+/* ---- Schema ----------------------------------------------------------------------------------- */
+
+static int schema_init(PyObject *self_obj, PyObject *args, PyObject *kw) {
+  dz_schema_full *self = (dz_schema_full *)self_obj;
+  static char *kwlist[] = {"doc", NULL};
+  PyObject *doc;
+  if (self->base.schema) {
+    PyErr_SetString(PyExc_TypeError, "Schema is already initialised");
+    return -1;
+  }
+  if (!PyArg_ParseTupleAndKeywords(args, kw, "O:Schema", kwlist, &doc)) return -1;
+  PyObject *text;
+  if (PyDict_Check(doc)) {
+    PyObject *json = PyImport_ImportModule("json");
+    PyObject *s = json ? PyObject_CallMethod(json, "dumps", "O", doc) : NULL;
+    Py_XDECREF(json);
+    text = s ? PyUnicode_AsUTF8String(s) : NULL;
+    Py_XDECREF(s);
+  } else if (PyUnicode_Check(doc)) {
+    text = PyUnicode_AsUTF8String(doc);
+  } else if (PyBytes_Check(doc)) {
+    text = Py_NewRef(doc);
+  } else {
+    PyErr_Format(PyExc_TypeError, "Schema(doc): doc is a str, bytes or dict, not %.64s",
+                 Py_TYPE(doc)->tp_name);
+    return -1;
+  }
+  if (!text) return -1;
+  self->doc_text = text;
+  if (desert_value_arena_create(NULL, &self->parse)) return PyErr_NoMemory(), -1;
+  desert_json *j = NULL;
+  desert_json_error err;
+  memset(&err, 0, sizeof err);
+  desert_status st = desert_json_parse_ex(PyBytes_AS_STRING(text), (size_t)PyBytes_GET_SIZE(text),
+                                          self->parse, &j, &err);
+  if (st) {
+    char msg[700];
+    snprintf(msg, sizeof msg, "schema document is not JSON: %zu:%zu: %s", err.line, err.column,
+             err.message);
+    dz_raise(dz.SchemaError, st, err.has_offset, err.offset, "$", msg);
+    return -1;
+  }
+  memset(&err, 0, sizeof err);
+  st = desert_schema_load(j, NULL, &self->base.schema, &err);
+  if (st) {
+    dz_raise(dz.SchemaError, st, 0, 0, "$", err.message);
+    return -1;
+  }
+  desert_options_init(&self->base.options);
+  desert_schema_options_apply(&self->base.schema->options, NULL, &self->base.options);
+  return build_names(&self->base);
+}
+
+static void schema_dealloc(PyObject *self_obj) {
+  dz_schema_full *self = (dz_schema_full *)self_obj;
+  dz_schema *s = &self->base;
+  for (size_t i = 0; i < s->names_cap; i++) {
+    for (size_t k = 0; s->names[i].type && k < s->names[i].count; k++)
+      Py_XDECREF(s->names[i].names[k]);
+    PyMem_Free(s->names[i].names);
+  }
+  PyMem_Free(s->names);
+  desert_reader_free(s->reader);
+  desert_writer_free(s->writer);
+  desert_value_arena_free(s->arena);
+  desert_schema_free(s->schema);
+  desert_value_arena_free(self->parse);
+  Py_XDECREF(self->doc_text);
+  Py_TYPE(self_obj)->tp_free(self_obj);
+}
+
+static int ready(dz_schema *s) {
+  if (s->schema) return 1;
+  PyErr_SetString(PyExc_ValueError, "Schema is not initialised");
+  return 0;
+}
+
+static void codec_limits_fill(desert_codec_limits *lim) {
+  memset(lim, 0, sizeof *lim);
+  lim->max_depth = DZ_MAX_DEPTH;
+}
+
+PyDoc_STRVAR(decode_doc,
+             "decode(data, allow_trailing=False) -> value\n\n"
+             "Decodes one value of the schema's root type from a bytes-like object.\n"
+             "Bytes after the value raise DecodeError (kind 'TrailingBytes') unless\n"
+             "allow_trailing is true. Raises DecodeError with status, kind, offset and path.");
+
+static PyObject *schema_decode(PyObject *self_obj, PyObject *args, PyObject *kw) {
+  dz_schema *s = (dz_schema *)self_obj;
+  static char *kwlist[] = {"data", "allow_trailing", NULL};
+  Py_buffer view;
+  int allow_trailing = 0;
+  if (!ready(s)) return NULL;
+  if (!PyArg_ParseTupleAndKeywords(args, kw, "y*|p:decode", kwlist, &view, &allow_trailing))
+    return NULL;
+  dz_state st;
+  if (dz_state_acquire(s, &st, 1, 0) < 0) {
+    PyBuffer_Release(&view);
+    return NULL;
+  }
+  desert_codec_limits lim;
+  codec_limits_fill(&lim);
+  desert_type_error terr;
+  desert_value *v = NULL;
+  desert_status rc;
+  const desert_type *root = s->schema->root;
+  if ((size_t)view.len >= DZ_NOGIL_BYTES) {
+    Py_BEGIN_ALLOW_THREADS
+    rc = desert_reader_begin(st.reader, view.buf, (size_t)view.len);
+    if (!rc) rc = desert_type_decode(st.reader, root, st.arena, &lim, &v, &terr);
+    Py_END_ALLOW_THREADS
+  } else {
+    rc = desert_reader_begin(st.reader, view.buf, (size_t)view.len);
+    if (!rc) rc = desert_type_decode(st.reader, root, st.arena, &lim, &v, &terr);
+  }
+  PyObject *result = NULL;
+  if (rc) {
+    char path[300], msg[600];
+    desert_type_error_json_path(&terr, path, sizeof path);
+    size_t off = terr.has_offset ? terr.offset : desert_reader_error_offset(st.reader);
+    snprintf(msg, sizeof msg, "%s at offset %zu (%s): %s", desert_status_kind(rc), off, path,
+             terr.message[0] ? terr.message : desert_status_message(rc));
+    dz_raise(dz.DecodeError, rc, 1, off, path, msg);
+  } else {
+    size_t used = desert_reader_offset(st.reader);
+    if (!allow_trailing && used != (size_t)view.len) {
+      char msg[200];
+      snprintf(msg, sizeof msg,
+               "%zu trailing bytes after the value (offset %zu of %zd); pass allow_trailing=True "
+               "to accept them",
+               (size_t)view.len - used, used, view.len);
+      dz_raise(dz.DecodeError, DESERT_OK, 1, used, "$", msg);
+    } else {
+      result = dz_to_python(s, root, v);
+    }
+  }
+  dz_state_release(s, &st);
+  PyBuffer_Release(&view);
+  return result;
+}
+
+PyDoc_STRVAR(encode_doc, "encode(value) -> bytes\n\n"
+                         "Encodes a value of the schema's root type. Raises EncodeError (or\n"
+                         "EncodeTypeError for a wrong Python type) naming the value path.");
+
+static PyObject *schema_encode(PyObject *self_obj, PyObject *value) {
+  dz_schema *s = (dz_schema *)self_obj;
+  if (!ready(s)) return NULL;
+  dz_state st;
+  if (dz_state_acquire(s, &st, 0, 1) < 0) return NULL;
+  dz_from_ctx ctx;
+  memset(&ctx, 0, sizeof ctx);
+  ctx.s = s;
+  ctx.arena = st.arena;
+  ctx.keep = PyList_New(0);
+  PyObject *result = NULL;
+  desert_value v;
+  memset(&v, 0, sizeof v);
+  if (!ctx.keep) goto done;
+  if (dz_from_python(&ctx, s->schema->root, value, &v) < 0) {
+    dz_raise_from_failure(&ctx);
+    goto done;
+  }
+  desert_codec_limits lim;
+  codec_limits_fill(&lim);
+  desert_type_error terr;
+  desert_status rc;
+  desert_writer_reset(st.writer);
+  if (ctx.nodes >= DZ_NOGIL_NODES) {
+    Py_BEGIN_ALLOW_THREADS
+    rc = desert_type_encode(st.writer, s->schema->root, &v, &lim, &terr);
+    Py_END_ALLOW_THREADS
+  } else {
+    rc = desert_type_encode(st.writer, s->schema->root, &v, &lim, &terr);
+  }
+  if (rc) {
+    char path[300], msg[600];
+    desert_type_error_json_path(&terr, path, sizeof path);
+    snprintf(msg, sizeof msg, "%s: %s", path,
+             terr.message[0] ? terr.message : desert_status_message(rc));
+    dz_raise(dz.EncodeError, rc, 0, 0, path, msg);
+    goto done;
+  }
+  size_t len;
+  const uint8_t *data = desert_writer_data(st.writer, &len);
+  result = PyBytes_FromStringAndSize((const char *)data, (Py_ssize_t)len);
+done:
+  Py_XDECREF(ctx.keep);
+  dz_state_release(s, &st);
+  return result;
+}
+
+PyDoc_STRVAR(iter_decode_doc,
+             "iter_decode(fileobj, buffer_size=0, allow_trailing=False) -> iterator\n\n"
+             "Streams the elements of a list (or set) root from a binary file object\n"
+             "(readinto or read), one element at a time, in bounded memory.");
+
+static PyObject *schema_iter_decode(PyObject *self_obj, PyObject *args, PyObject *kw) {
+  static char *kwlist[] = {"fileobj", "buffer_size", "allow_trailing", NULL};
+  PyObject *f;
+  Py_ssize_t bs = 0;
+  int allow_trailing = 0;
+  if (!ready((dz_schema *)self_obj)) return NULL;
+  if (!PyArg_ParseTupleAndKeywords(args, kw, "O|np:iter_decode", kwlist, &f, &bs,
+                                   &allow_trailing))
+    return NULL;
+  return dz_iter_decode((dz_schema *)self_obj, f, bs, allow_trailing);
+}
+
+PyDoc_STRVAR(iter_encode_doc,
+             "iter_encode(values, fileobj, buffer_size=0) -> int\n\n"
+             "Writes an iterable of elements as the schema's list (or set) root to a\n"
+             "binary file object (write), in bounded memory; returns the bytes written.\n"
+             "A sized iterable is written in the known-size form, any other iterable\n"
+             "in the unknown-size form (docs/format.md §6.2).");
+
+static PyObject *schema_iter_encode(PyObject *self_obj, PyObject *args, PyObject *kw) {
+  static char *kwlist[] = {"values", "fileobj", "buffer_size", NULL};
+  PyObject *values, *f;
+  Py_ssize_t bs = 0;
+  if (!ready((dz_schema *)self_obj)) return NULL;
+  if (!PyArg_ParseTupleAndKeywords(args, kw, "OO|n:iter_encode", kwlist, &values, &f, &bs))
+    return NULL;
+  return dz_iter_encode((dz_schema *)self_obj, values, f, bs);
+}
+
+static PyObject *schema_reduce(PyObject *self_obj, PyObject *unused) {
+  (void)unused;
+  dz_schema_full *self = (dz_schema_full *)self_obj;
+  if (!ready(&self->base)) return NULL;
+  return Py_BuildValue("(O(O))", (PyObject *)Py_TYPE(self_obj), self->doc_text);
+}
+
+static PyObject *schema_document(PyObject *self_obj, void *unused) {
+  (void)unused;
+  dz_schema_full *self = (dz_schema_full *)self_obj;
+  if (!ready(&self->base)) return NULL;
+  return PyUnicode_FromEncodedObject(self->doc_text, "utf-8", "strict");
+}
+
+static PyObject *schema_root_kind(PyObject *self_obj, void *unused) {
+  (void)unused;
+  dz_schema *s = (dz_schema *)self_obj;
+  if (!ready(s)) return NULL;
+  return PyUnicode_FromString(desert_type_kind_name(desert_type_resolve(s->schema->root)->kind));
+}
+
+static PyMethodDef schema_methods[] = {
+    {"decode", (PyCFunction)(void (*)(void))schema_decode, METH_VARARGS | METH_KEYWORDS,
+     decode_doc},
+    {"encode", schema_encode, METH_O, encode_doc},
+    {"iter_decode", (PyCFunction)(void (*)(void))schema_iter_decode,
+     METH_VARARGS | METH_KEYWORDS, iter_decode_doc},
+    {"iter_encode", (PyCFunction)(void (*)(void))schema_iter_encode,
+     METH_VARARGS | METH_KEYWORDS, iter_encode_doc},
+    {"__reduce__", schema_reduce, METH_NOARGS, "Pickles the schema as its document."},
+    {NULL, NULL, 0, NULL}};
+
+static PyGetSetDef schema_getset[] = {
+    {"document", schema_document, NULL, "The schema document as JSON text.", NULL},
+    {"root_kind", schema_root_kind, NULL, "Kind of the root type ('record', 'list', ...).", NULL},
+    {NULL, NULL, NULL, NULL, NULL}};
+
+PyTypeObject dz_schema_type = {
+    PyVarObject_HEAD_INIT(NULL, 0).tp_name = "desert.Schema",
+    .tp_basicsize = sizeof(dz_schema_full),
+    .tp_flags = Py_TPFLAGS_DEFAULT,
+    .tp_doc = PyDoc_STR("Schema(doc): a desert schema document (str, bytes or dict; "
+                        "docs/schema.md) with encode, decode, iter_decode and iter_encode."),
+    .tp_new = PyType_GenericNew,
+    .tp_init = schema_init,
+    .tp_dealloc = schema_dealloc,
+    .tp_methods = schema_methods,
+    .tp_getset = schema_getset,
+};
