@@ -28,3 +28,15 @@ add_test(NAME writer_entries COMMAND Python3::Interpreter
 add_test(NAME writer_entries_selftest COMMAND Python3::Interpreter
   ${CMAKE_CURRENT_SOURCE_DIR}/check_writer_entries.py --selftest)
 set_tests_properties(writer_entries writer_entries_selftest PROPERTIES LABELS "hygiene" TIMEOUT 60)
+
+# Every section that a comment, help text or document cites in
+# docs/format.md / docs/schema.md exists there, and nothing cites the
+# reference documents they replaced (test/scripts/check_doc_citations.py);
+# with the tool built, `desert <cmd> --help` texts are checked too.
+set(_doc_citations_args --root ${PROJECT_SOURCE_DIR})
+if(TARGET desert_cli)
+  list(APPEND _doc_citations_args --desert $<TARGET_FILE:desert_cli>)
+endif()
+add_test(NAME doc_citations COMMAND Python3::Interpreter
+  ${CMAKE_CURRENT_SOURCE_DIR}/scripts/check_doc_citations.py ${_doc_citations_args})
+set_tests_properties(doc_citations PROPERTIES LABELS "hygiene" TIMEOUT 120)
