@@ -88,8 +88,12 @@ def check_text(text, where, sections, allow_old=False):
 
 def scan_tree(root, sections):
     checked, problems, files = 0, [], 0
-    for top in SCAN_DIRS:
-        for dirpath, dirnames, filenames in os.walk(os.path.join(root, top)):
+    for top in SCAN_DIRS + ("README.md", "CONTRIBUTING.md"):
+        if os.path.isfile(os.path.join(root, top)):  # the top-level documents
+            walk = [(root, [], [top])]
+        else:
+            walk = os.walk(os.path.join(root, top))
+        for dirpath, dirnames, filenames in walk:
             dirnames[:] = sorted(d for d in dirnames if d not in ("corpus", "__pycache__"))
             for name in sorted(filenames):
                 if not (name.endswith(SCAN_EXT) or name == "CMakeLists.txt"):
