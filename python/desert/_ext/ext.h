@@ -19,6 +19,10 @@
 #define DZ_NOGIL_NODES ((size_t)4096)
 /* Nesting bound of the Python <-> tree converters (the codec has its own). */
 #define DZ_MAX_DEPTH 200u
+/* Default node budget of one decode (Schema(max_values=...)): a list that
+ * claims 2^31 elements of a type taking no bytes (unit, an empty record)
+ * passes every input-length check, so only this bounds its memory. */
+#define DZ_DEFAULT_MAX_VALUES ((size_t)1 << 23)
 
 /* Module-wide objects, created once at import. */
 typedef struct dz_globals {
@@ -44,6 +48,7 @@ typedef struct dz_schema {
   PyObject_HEAD
   desert_schema *schema;
   desert_options options;
+  size_t max_values; /* value nodes one decode may make (hostile counts of empty elements) */
   dz_names *names; /* hash table, cap entries */
   size_t names_cap;
   /* Cached codec state, used by one call at a time (busy); a concurrent
@@ -98,6 +103,8 @@ typedef struct dz_state {
   desert_value_arena *arena;
   int owned; /* 1: made for this call, free at release */
 } dz_state;
+/* The codec limits of one decode or encode call. */
+void dz_limits(const dz_schema *s, desert_codec_limits *lim);
 int dz_state_acquire(dz_schema *s, dz_state *st, int need_reader, int need_writer);
 void dz_state_release(dz_schema *s, dz_state *st);
 

@@ -22,10 +22,15 @@ int dz_from_python_init(void) {
 static int conv(dz_from_ctx *c, const desert_type *t, PyObject *o, desert_value *out);
 
 static int fail(dz_from_ctx *c, int type_error, desert_status st, const char *fmt, ...) {
+  /* Python's formatter, for %R and %U of the offending objects */
   va_list ap;
   va_start(ap, fmt);
-  vsnprintf(c->message, sizeof c->message, fmt, ap);
+  PyObject *m = PyUnicode_FromFormatV(fmt, ap);
   va_end(ap);
+  const char *u = m ? PyUnicode_AsUTF8(m) : NULL;
+  if (!u) PyErr_Clear();
+  snprintf(c->message, sizeof c->message, "%s", u ? u : fmt);
+  Py_XDECREF(m);
   c->type_error = type_error;
   c->status = st;
   return -1;

@@ -112,13 +112,19 @@ void dz_state_release(dz_schema *s, dz_state *st) {
 
 static int schema_init(PyObject *self_obj, PyObject *args, PyObject *kw) {
   dz_schema_full *self = (dz_schema_full *)self_obj;
-  static char *kwlist[] = {"doc", NULL};
+  static char *kwlist[] = {"doc", "max_values", NULL};
   PyObject *doc;
+  Py_ssize_t max_values = (Py_ssize_t)DZ_DEFAULT_MAX_VALUES;
   if (self->base.schema) {
     PyErr_SetString(PyExc_TypeError, "Schema is already initialised");
     return -1;
   }
-  if (!PyArg_ParseTupleAndKeywords(args, kw, "O:Schema", kwlist, &doc)) return -1;
+  if (!PyArg_ParseTupleAndKeywords(args, kw, "O|n:Schema", kwlist, &doc, &max_values)) return -1;
+  if (max_values < 1) {
+    PyErr_SetString(PyExc_ValueError, "max_values must be >= 1");
+    return -1;
+  }
+  self->base.max_values = (size_t)max_values;
   PyObject *text;
   if (PyDict_Check(doc)) {
     PyObject *json = PyImport_ImportModule("json");
@@ -185,9 +191,10 @@ static int ready(dz_schema *s) {
   return 0;
 }
 
-static void codec_limits_fill(desert_codec_limits *lim) {
+void dz_limits(const dz_schema *s, desert_codec_limits *lim) {
   memset(lim, 0, sizeof *lim);
   lim->max_depth = DZ_MAX_DEPTH;
+  lim->max_values = s->max_values;
 }
 
 PyDoc_STRVAR(decode_doc,
@@ -210,7 +217,7 @@ static PyObject *schema_decode(PyObject *self_obj, PyObject *args, PyObject *kw)
     return NULL;
   }
   desert_codec_limits lim;
-  codec_limits_fill(&lim);
+  dz_limits(s, &lim);
   desert_type_error terr;
   desert_value *v = NULL;
   desert_status rc;
@@ -273,7 +280,7 @@ static PyObject *schema_encode(PyObject *self_obj, PyObject *value) {
     goto done;
   }
   desert_codec_limits lim;
-  codec_limits_fill(&lim);
+  dz_limits(s, &lim);
   desert_type_error terr;
   desert_status rc;
   desert_writer_reset(st.writer);
@@ -339,7 +346,8 @@ static PyObject *schema_reduce(PyObject *self_obj, PyObject *unused) {
   (void)unused;
   dz_schema_full *self = (dz_schema_full *)self_obj;
   if (!ready(&self->base)) return NULL;
-  return Py_BuildValue("(O(O))", (PyObject *)Py_TYPE(self_obj), self->doc_text);
+  return Py_BuildValue("(O(On))", (PyObject *)Py_TYPE(self_obj), self->doc_text,
+                       (Py_ssize_t)self->base.max_values);
 }
 
 static PyObject *schema_document(PyObject *self_obj, void *unused) {
@@ -376,8 +384,10 @@ PyTypeObject dz_schema_type = {
     PyVarObject_HEAD_INIT(NULL, 0).tp_name = "desert.Schema",
     .tp_basicsize = sizeof(dz_schema_full),
     .tp_flags = Py_TPFLAGS_DEFAULT,
-    .tp_doc = PyDoc_STR("Schema(doc): a desert schema document (str, bytes or dict; "
-                        "docs/schema.md) with encode, decode, iter_decode and iter_encode."),
+    .tp_doc = PyDoc_STR("Schema(doc, max_values=8388608): a desert schema document (str, bytes "
+                        "or dict; docs/schema.md) with encode, decode, iter_decode and "
+                        "iter_encode. max_values bounds the value nodes of one decode (of one "
+                        "element when streaming)."),
     .tp_new = PyType_GenericNew,
     .tp_init = schema_init,
     .tp_dealloc = schema_dealloc,

@@ -129,8 +129,7 @@ static PyObject *iter_next(PyObject *self_obj) {
   }
   desert_value_arena_reset(it->arena);
   desert_codec_limits lim;
-  memset(&lim, 0, sizeof lim);
-  lim.max_depth = DZ_MAX_DEPTH;
+  dz_limits(it->schema, &lim);
   desert_type_error terr;
   desert_value *v = NULL;
   rc = desert_type_decode(it->reader, it->elem, it->arena, &lim, &v, &terr);
@@ -251,8 +250,7 @@ PyObject *dz_iter_encode(dz_schema *s, PyObject *values, PyObject *fileobj,
   desert_status rc = desert_writer_begin_stream(w, sink, (size_t)buffer_size);
   if (!rc) rc = known >= 0 ? desert_write_count(w, (size_t)known) : desert_write_stream_begin(w);
   desert_codec_limits lim;
-  memset(&lim, 0, sizeof lim);
-  lim.max_depth = DZ_MAX_DEPTH;
+  dz_limits(s, &lim);
   desert_type_error terr;
   memset(&terr, 0, sizeof terr);
   size_t count = 0;
