@@ -41,13 +41,19 @@ static ptrdiff_t source_read(void *ctx, void *buf, size_t cap) {
   if (it->readinto) {
     PyObject *mv = PyMemoryView_FromMemory(buf, (Py_ssize_t)cap, PyBUF_WRITE);
     PyObject *r = mv ? PyObject_CallOneArg(it->readinto, mv) : NULL;
+    PyObject *et = NULL, *ev = NULL, *etb = NULL;
+    if (!r) PyErr_Fetch(&et, &ev, &etb);
     if (mv) {
       /* a file object that keeps the view would write into freed memory */
       PyObject *rel = PyObject_CallMethod(mv, "release", NULL);
+      if (!rel) PyErr_Clear();
       Py_XDECREF(rel);
       Py_DECREF(mv);
     }
-    if (!r) goto error;
+    if (!r) {
+      PyErr_Restore(et, ev, etb);
+      goto error;
+    }
     n = r == Py_None ? -1 : PyLong_AsSsize_t(r);
     Py_DECREF(r);
     if (n < 0 || (size_t)n > cap) {
