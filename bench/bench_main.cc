@@ -33,6 +33,7 @@ extern "C" {
 #include "bench_kernels.h"
 #ifndef DESERT_BENCH_NO_GEN
 #include "bench_oplog_rows.h"
+#include "bench_evolution.h"
 #endif
 #include "desert/kernels.h"
 #include "base/kernels.h"
@@ -198,10 +199,11 @@ std::vector<CodecRow> codec_rows(const desert_kernels *const *tables, size_t nt)
   // All cases, grouped by key in order of first appearance, so each case's
   // desert, memcpy and peer rows run next to each other.
   std::vector<const codec_case *> all;
-  codec_table t[8];
-  size_t n = bench_codec_tables(t, 8);
+  codec_table t[10];
+  size_t n = bench_codec_tables(t, 10);
 #ifndef DESERT_BENCH_NO_GEN
-  n += bench_oplog_tables(t + n, 8 - n); // desert-rust's oplog benchmark (bench_oplog_*.c)
+  n += bench_oplog_tables(t + n, 10 - n); // desert-rust's oplog benchmark (bench_oplog_*.c)
+  n += bench_evolution_tables(t + n, 10 - n); // desert-rust's evolution_stress (bench_evolution.c)
 #endif
   for (size_t ti = 0; ti < n; ti++)
     for (size_t ci = 0; ci < t[ti].count; ci++) all.push_back(&t[ti].cases[ci]);

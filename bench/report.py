@@ -370,7 +370,7 @@ def codec_section(codec, active, memcpy_by_case, reference_host):
             "%.2f" % flt if flt is not None else "-"), no, spd, ratio_mem)
 
     for key, impls in codec.items():
-        if key.startswith(("w_", "oplog_")):  # sections 3 and 3b
+        if key.startswith(("w_", "oplog_", "evolution_", "golem_")):  # sections 3, 3b, 3c
             continue
         d = impls.get("desert") or impls.get("harness")
         if not d:
@@ -532,6 +532,58 @@ def oplog_section(codec, active, ctx):
     return lines + [""]
 
 
+# desert-rust's own evolution_stress figures ("evolution old bytes into new type",
+# measured outside this project on an Intel Sapphire Rapids class host), ns per value:
+# the five small cases fell in one range, the removed 256 KiB payload case apart.
+EVOLUTION_RUST_NS = {"removed": (4.2e3, 4.2e3)}
+EVOLUTION_RUST_SMALL_NS = (74.0, 138.0)
+
+
+def evolution_section(codec, active, ctx):
+    """Section 3c: desert-rust's evolution_stress benchmark (bench_evolution.c):
+    one value of the current type read from bytes the V1 type wrote, per op;
+    desert-rust's own figures in a separate column on a host of their class
+    only (the oplog rows' host class)."""
+    rows = [(k, impls) for k, impls in codec.items() if k.startswith("evolution_")]
+    if not rows:
+        return []
+    host_class = ctx.get("desert_oplog_host_class", "")
+    reference = host_class == OPLOG_REFERENCE_CLASS
+    lines = ["## 3c. Evolution (desert-rust's evolution_stress benchmark)", "",
+             "Old bytes into the new type: the V1 value (built as desert-rust builds it) written "
+             "with code generated from the V1 document, one value read per op with code generated "
+             "from the current document; bench/README.md says what each row does.", ""]
+    if reference:
+        lines.append("Host class %s: desert-rust's own figures (measured outside this project, "
+                     "not this run) are shown in their own column: the five small cases "
+                     "together span %s-%s, so each gets that range." % (
+                         host_class, fmt_ns(EVOLUTION_RUST_SMALL_NS[0]),
+                         fmt_ns(EVOLUTION_RUST_SMALL_NS[1])))
+    else:
+        lines.append("Host class %s: not the Intel Sapphire Rapids class desert-rust's figures "
+                     "were measured on, so they are left out." % (host_class or "unknown"))
+    lines.append("")
+    hdr = "| case | ISA | time/value | input bytes |"
+    if reference:
+        hdr += " desert-rust (reference, not this run) | rust / ours |"
+    lines += [hdr, "|" + "---|" * (hdr.count("|") - 1)]
+    for key, impls in rows:
+        isa, v = pick_isa(impls, active)
+        if not v:
+            continue
+        case = key[len("evolution_"):]
+        b = v["c"].get("bytes_per_op")
+        row = [case, isa, fmt_ns(v["cpu"]), "{:,}".format(int(b)) if b else "-"]
+        if reference:
+            lo, hi = EVOLUTION_RUST_NS.get(case, EVOLUTION_RUST_SMALL_NS)
+            ref = fmt_ns(lo) if lo == hi else "%s-%s" % (fmt_ns(lo), fmt_ns(hi))
+            ratio = (fmt_x(lo / v["cpu"]) if lo == hi else
+                     "%s-%s" % (fmt_x(lo / v["cpu"]), fmt_x(hi / v["cpu"]))) if v["cpu"] > 0 else "-"
+            row += [ref, ratio]
+        lines.append("| " + " | ".join(row) + " |")
+    return lines + [""]
+
+
 def main(argv):
     args = list(argv)
     if not args or args[0] in ("-h", "--help"):
@@ -626,6 +678,7 @@ def main(argv):
               "machines and languages: context, not a comparison.", ""] + wlines + [""]
 
     lines += oplog_section(codec, active, ctx)
+    lines += evolution_section(codec, active, ctx)
 
     targets += wtargets
     lines += ["## 4. Targets", "",
