@@ -14,6 +14,7 @@ import shlex
 import subprocess
 
 from setuptools import Extension, setup
+from setuptools.command.build_ext import build_ext
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 SOURCES = [os.path.join("desert", "_ext", f) for f in
@@ -56,8 +57,20 @@ ext = Extension(
     **library_flags(),
 )
 
+class AlwaysBuildExt(build_ext):
+    """Rebuilds the extension every time: pip builds in python/build/, and
+    setuptools would otherwise keep an extension linked against another
+    libdesert (its up-to-date check looks at source times, not at where
+    the library comes from). Five small C files: a few seconds."""
+
+    def finalize_options(self):
+        super().finalize_options()
+        self.force = True
+
+
 setup(
     name="desert",
+    cmdclass={"build_ext": AlwaysBuildExt},
     version="0.1.0",
     description="Python bindings of libdesert (the desert binary serialization format)",
     license="MIT",

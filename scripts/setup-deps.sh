@@ -17,6 +17,14 @@ packages=(
   libsimdjson-dev                                # benchmark reference (simdjson::validate_utf8)
   python3 file binutils                          # test scripts, nm (layer and symbol tests)
   cppcheck                                       # static analysis test (test/static_analysis.cmake)
+  python3-dev                                    # Python package python/: C extension headers
+  python3-setuptools                             # Python package: setup.py build
+  python3-pytest                                 # Python package: tests (ctest python_tests)
+  python3-pandas                                 # Python package: desert.to_pandas
+  python3-dask                                   # Python package: desert.dask.read_desert
+  python3-distributed                            # Python package: LocalCluster test
+  python3-msgpack                                # Python benchmark peer (python/bench/bench.py)
+  python3-protobuf                               # Python benchmark peer (python/bench/bench.py)
 )
 packages+=("$@")
 
