@@ -530,7 +530,18 @@ DESERT_API desert_status desert_enum_read_end_id(desert_reader *r);
  * size-only mode) and an id below 128. Generated code (`desert gen-c`) uses
  * them for every enum value. */
 static inline desert_status desert_enum_write_id_inline(desert_writer *w, uint32_t id) {
-  if (id < 0x80u) return desert_write_u16_inline(w, (uint16_t)id); /* 00, one-byte varint */
+  if (id < 0x80u) { /* 00 and a one-byte varint */
+    desert_wtarget *t = desert_wfast_room_(w, 2);
+    if (t) {
+      size_t len = t->len;
+      t->data[len] = 0;
+      t->data[len + 1] = (uint8_t)id;
+      t->len = len + 2;
+      return DESERT_OK;
+    }
+    if (desert_wfast_counted_(w, 2)) return DESERT_OK;
+  }
+  /* no room (the exported call writes what fits, then fails), or a longer id */
   return desert_enum_write_id(w, id);
 }
 static inline desert_status desert_enum_read_begin_id_inline(desert_reader *r, uint32_t id_count,
