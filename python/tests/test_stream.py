@@ -116,6 +116,18 @@ def test_encode_errors_name_the_element():
     assert e.value.path == "$[1].id"
 
 
+def test_collection_constraints_checked_at_the_end():
+    for root, data in [({"type": "list", "element": "i32", "non_empty": True}, b"\x00"),
+                       ({"type": "list", "element": "i32", "length": 2}, b"\x02\x00\x00\x00\x01")]:
+        s = desert.Schema({"desert_schema": 1, "root": root})
+        with pytest.raises(desert.DecodeError) as whole:
+            s.decode(data)
+        with pytest.raises(desert.DecodeError) as streamed:
+            list(s.iter_decode(io.BytesIO(data)))
+        assert streamed.value.status == whole.value.status == "DESERT_E_INVALID_VALUE"
+        assert streamed.value.offset == whole.value.offset == 0
+
+
 def test_not_a_list_root():
     with pytest.raises(TypeError):
         desert.Schema({"desert_schema": 1, "root": "i32"}).iter_decode(io.BytesIO(b""))

@@ -120,6 +120,17 @@ static PyObject *iter_next(PyObject *self_obj) {
     rc = desert_reader_status(it->reader);
     if (rc) return iter_fail(it, rc, NULL);
     it->finished = 1;
+    /* the whole-value decode checks these after the last element too */
+    const desert_type *root = desert_type_resolve(it->schema->schema->root);
+    if ((root->u.coll.non_empty && it->seq.index == 0) ||
+        (root->kind == DESERT_TYPE_LIST && root->u.coll.has_length &&
+         it->seq.index != root->u.coll.length)) {
+      char msg[160];
+      snprintf(msg, sizeof msg,
+               "DeserializationFailure at offset %zu ($): %zu elements where the type's "
+               "non_empty/length forbids it", it->seq.offset, it->seq.index);
+      return dz_raise(dz.DecodeError, DESERT_E_INVALID_VALUE, 1, it->seq.offset, "$", msg);
+    }
     if (!it->allow_trailing && !desert_reader_at_end(it->reader)) {
       rc = desert_reader_status(it->reader);
       if (rc) return iter_fail(it, rc, NULL);
