@@ -34,6 +34,7 @@ extern "C" {
 #ifndef DESERT_BENCH_NO_GEN
 #include "bench_oplog_rows.h"
 #include "bench_evolution.h"
+#include "bench_golem_oplog.h"
 #endif
 #include "desert/kernels.h"
 #include "base/kernels.h"
@@ -204,6 +205,7 @@ std::vector<CodecRow> codec_rows(const desert_kernels *const *tables, size_t nt)
 #ifndef DESERT_BENCH_NO_GEN
   n += bench_oplog_tables(t + n, 10 - n); // desert-rust's oplog benchmark (bench_oplog_*.c)
   n += bench_evolution_tables(t + n, 10 - n); // desert-rust's evolution_stress (bench_evolution.c)
+  n += bench_golem_oplog_tables(t + n, 10 - n); // desert-rust's golem_oplog (bench_golem_oplog*.c)
 #endif
   for (size_t ti = 0; ti < n; ti++)
     for (size_t ci = 0; ci < t[ti].count; ci++) all.push_back(&t[ti].cases[ci]);

@@ -584,6 +584,51 @@ def evolution_section(codec, active, ctx):
     return lines + [""]
 
 
+# desert-rust's own golem_oplog batch figures (1,024 entries, 10.5 MB; measured outside this
+# project on an Intel Sapphire Rapids class host), ns per batch.
+GOLEM_RUST_NS = {"batch1024_serialize": 999e3, "batch1024_deserialize": 1079e3,
+                 "batch1024_deserialize_copy": 1079e3, "entries1024_serialize": 1139e3,
+                 "entries1024_deserialize": 1133e3}
+
+
+def golem_section(codec, active, ctx):
+    """Section 3d: desert-rust's golem_oplog batch (bench_golem_oplog*.c), 1,024
+    entries per op; desert-rust's own figures in a separate column on a host of
+    their class only. Not like-for-like (bench/README.md): PendingUpdate carries a
+    same-sized inline stand-in for OplogPayload::External, payloads are opaque
+    pre-serialized blocks, and decoded strings and blocks are views unless copied."""
+    rows = [(k, impls) for k, impls in codec.items() if k.startswith("golem_")]
+    if not rows:
+        return []
+    host_class = ctx.get("desert_oplog_host_class", "")
+    reference = host_class == OPLOG_REFERENCE_CLASS
+    lines = ["## 3d. Golem oplog batch (desert-rust's golem_oplog benchmark)", "",
+             "1,024 GolemOplogEntry values per op, payload blocks pre-serialized with desert-rust's "
+             "sizes. Not like-for-like: the PendingUpdate entries carry a same-sized inline stand-in "
+             "for OplogPayload::External, which the schema cannot express; bench/README.md says "
+             "what each row does.", ""]
+    if not reference:
+        lines += ["Host class %s: not the Intel Sapphire Rapids class desert-rust's figures were "
+                  "measured on, so they are left out." % (host_class or "unknown"), ""]
+    hdr = "| row | ISA | time/op | bytes per op |"
+    if reference:
+        hdr += " desert-rust (reference, not this run) | rust / ours |"
+    lines += [hdr, "|" + "---|" * (hdr.count("|") - 1)]
+    for key, impls in rows:
+        isa, v = pick_isa(impls, active)
+        if not v:
+            continue
+        op = key[len("golem_"):]
+        b = v["c"].get("bytes_per_op")
+        row = [op, isa, fmt_ns(v["cpu"]), "{:,}".format(int(b)) if b else "-"]
+        if reference:
+            ref = GOLEM_RUST_NS.get(op)
+            row += [fmt_ns(ref) if ref else "-",
+                    fmt_x(ref / v["cpu"]) if ref and v["cpu"] > 0 else "-"]
+        lines.append("| " + " | ".join(row) + " |")
+    return lines + [""]
+
+
 def main(argv):
     args = list(argv)
     if not args or args[0] in ("-h", "--help"):
@@ -679,6 +724,7 @@ def main(argv):
 
     lines += oplog_section(codec, active, ctx)
     lines += evolution_section(codec, active, ctx)
+    lines += golem_section(codec, active, ctx)
 
     targets += wtargets
     lines += ["## 4. Targets", "",
