@@ -1,14 +1,19 @@
 /* test/test_dispatch.c — the kernel tables (no NULL slot, names, flags),
  * the ISA list, DESERT_FORCE_ISA decisions for every name and CPU feature
  * set, the published process default and its dispatch info, CPU feature
- * detection; plus status names/kinds, version and options defaults (the
+ * detection, the CPU classes and the per-class kernel policy (pinned here
+ * slot by slot, so a change of policy is a deliberate edit of both); plus status names/kinds, version and options defaults (the
  * small files next to dispatch). Concurrent first use is `check_isa race`.
  * SPDX-License-Identifier: MIT */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#if defined(__x86_64__) || defined(__i386__)
+#include <cpuid.h>
+#endif
 
 #include "desert_build_config.h"
+#include "dispatch/kernel_policy.h"
 #include "test_util.h"
 
 /* ---- tables ---------------------------------------------------------------------------- */
@@ -194,8 +199,16 @@ static void test_kernel_slots(void **state) {
       assert_string_not_equal(desert_kernel_slot_name(i), desert_kernel_slot_name(j));
     assert_int_equal(desert_kernel_slot_isa(DESERT_ISA_SCALAR, i), DESERT_ISA_SCALAR);
     assert_int_equal(desert_kernel_slot_isa(DESERT_ISA_COUNT_, i), DESERT_ISA_COUNT_);
-    assert_int_equal(desert_kernel_slot_isa(DESERT_ISA_AUTO, i),
-                     desert_kernel_slot_isa(desert_kernels_default()->isa, i));
+    /* The default is a compiled table, or the policy's composition of the
+     * AVX2 and AVX-512 tables: then each slot is what its cell names. */
+    const desert_kernels *d = desert_kernels_default();
+    if (d == desert_kernels_compiled(d->isa))
+      assert_int_equal(desert_kernel_slot_isa(DESERT_ISA_AUTO, i),
+                       desert_kernel_slot_isa(d->isa, i));
+    else
+      assert_int_equal(desert_kernel_slot_isa(DESERT_ISA_AUTO, i),
+                       desert_kernel_slot_isa(
+                           desert_kernel_policy_isa(desert_cpu_class_detected(), i), i));
     for (unsigned isa = DESERT_ISA_AVX2; isa < DESERT_ISA_COUNT_; isa++) {
       const desert_isa got = desert_kernel_slot_isa((desert_isa)isa, i);
       if (!desert_isa_compiled((desert_isa)isa)) {
@@ -278,7 +291,9 @@ static const desert_kernels *expected_auto(uint32_t f) {
       if (prio[p] == DESERT_ISA_AVX2) need |= X86_AVX2 & ~DESERT_CPU_SSE42;
       if (prio[p] == DESERT_ISA_AVX512) need |= X86_ALL & ~DESERT_CPU_SSE42;
       if (prio[p] == DESERT_ISA_NEON) need |= DESERT_CPU_NEON;
-      if ((f & need) == need) return t[i];
+      if ((f & need) == need)
+        return prio[p] == DESERT_ISA_AVX512 ? desert_kernel_policy_table(desert_cpu_class_detected())
+                                            : t[i];
     }
   return &desert_kernels_scalar;
 }
@@ -363,7 +378,8 @@ static void test_force_parsing(void **state) {
    * build switched that off; one missing feature falls back to AVX2. */
   expect_choice("avx512", X86_ALL, &desert_kernels_avx512, DESERT_OVERRIDE_APPLIED);
 #if DESERT_AUTO_AVX512
-  expect_choice(NULL, X86_ALL, &desert_kernels_avx512, DESERT_OVERRIDE_NONE);
+  expect_choice(NULL, X86_ALL, desert_kernel_policy_table(desert_cpu_class_detected()),
+                DESERT_OVERRIDE_NONE);
 #else
   expect_choice(NULL, X86_ALL, &desert_kernels_avx2, DESERT_OVERRIDE_NONE);
 #endif
@@ -452,6 +468,166 @@ static void test_cpu_features(void **state) {
   assert_int_equal(f & DESERT_CPU_NEON, 0);
 #elif defined(__aarch64__)
   assert_true(f & DESERT_CPU_NEON);
+#endif
+}
+
+/* ---- CPU classes and the kernel policy ---------------------------------------------------
+ * Fake cpuid facts of each class go through the classifier and the
+ * dispatch decision; the expected slot choices are pinned here, written out
+ * independently of kernel_policy.c, so changing the policy means changing
+ * this test too (docs/kernel-policy.md says where the figures live). */
+
+/* One character per slot in DESERT_KERNEL_SLOTS order: '2' = AVX2 kernel,
+ * '5' = AVX-512 kernel. Groups: bswap16/32/64, var_u32/i32 encode,
+ * var_u32/i32 decode, utf8_validate, utf16_len_from_utf8, utf8_to_utf16,
+ * utf8_len_from_utf16, utf16_to_utf8, utf8_len_from_latin1, latin1_to_utf8,
+ * utf8_to_latin1. */
+#define ROW_ALL_AVX2 "222" "22" "22" "2" "2" "2" "2" "2" "2" "2" "2"
+#define ROW_AMD "222" "55" "55" "5" "2" "5" "5" "5" "5" "5" "5"
+#define ROW_INTEL "222" "55" "25" "2" "2" "2" "5" "5" "2" "5" "5"
+
+typedef struct fake_cpu {
+  const char *what;
+  const char *vendor; /* NULL: no cpuid */
+  uint32_t eax;       /* leaf 1 signature */
+  uint32_t features;
+  desert_cpu_class want_class;
+  const char *want_name;
+  const char *row;
+} fake_cpu;
+
+static const fake_cpu fake_cpus[] = {
+    {"Sapphire Rapids 8Fh", "GenuineIntel", 0x000806f8u, X86_ALL, DESERT_CPU_CLASS_INTEL_SPR,
+     "intel-spr", ROW_INTEL},
+    {"Emerald Rapids CFh", "GenuineIntel", 0x000c06f2u, X86_ALL, DESERT_CPU_CLASS_INTEL_SPR,
+     "intel-spr", ROW_INTEL},
+    {"Granite Rapids ADh", "GenuineIntel", 0x000a06d1u, X86_ALL, DESERT_CPU_CLASS_INTEL_SPR,
+     "intel-spr", ROW_INTEL},
+    {"Ice Lake server 6Ah", "GenuineIntel", 0x000606a6u, X86_ALL, DESERT_CPU_CLASS_INTEL_ICL,
+     "intel-icl", ROW_INTEL},
+    {"Ice Lake client 7Eh", "GenuineIntel", 0x000706e5u, X86_ALL, DESERT_CPU_CLASS_INTEL_ICL,
+     "intel-icl", ROW_INTEL},
+    {"Tiger Lake 8Ch", "GenuineIntel", 0x000806c1u, X86_ALL, DESERT_CPU_CLASS_INTEL_ICL,
+     "intel-icl", ROW_INTEL},
+    {"Rocket Lake A7h", "GenuineIntel", 0x000a0671u, X86_ALL, DESERT_CPU_CLASS_INTEL_ICL,
+     "intel-icl", ROW_INTEL},
+    {"Skylake-SP 55h (no VBMI)", "GenuineIntel", 0x00050657u,
+     X86_ALL & ~(DESERT_CPU_AVX512VBMI | DESERT_CPU_AVX512VBMI2), DESERT_CPU_CLASS_INTEL_OTHER,
+     "intel-other", ROW_INTEL},
+    {"Alder Lake 97h", "GenuineIntel", 0x00090672u, X86_AVX2, DESERT_CPU_CLASS_INTEL_OTHER,
+     "intel-other", ROW_INTEL},
+    {"Intel family 13h", "GenuineIntel", 0x00400f00u, X86_ALL, DESERT_CPU_CLASS_INTEL_OTHER,
+     "intel-other", ROW_INTEL},
+    {"Zen 4 Genoa", "AuthenticAMD", 0x00a10f11u, X86_ALL, DESERT_CPU_CLASS_AMD_ZEN4, "amd-zen4",
+     ROW_AMD},
+    {"Zen 3 (family 19h, no AVX-512)", "AuthenticAMD", 0x00a00f11u, X86_AVX2,
+     DESERT_CPU_CLASS_AMD_OTHER, "amd-other", ROW_AMD},
+    {"Zen 5 Turin", "AuthenticAMD", 0x00b00f21u, X86_ALL, DESERT_CPU_CLASS_AMD_ZEN5, "amd-zen5",
+     ROW_AMD},
+    {"Zen 2 Rome", "AuthenticAMD", 0x00830f10u, X86_AVX2, DESERT_CPU_CLASS_AMD_OTHER, "amd-other",
+     ROW_AMD},
+    {"Hygon family 18h", "HygonGenuine", 0x00900f22u, X86_ALL, DESERT_CPU_CLASS_UNKNOWN, "unknown",
+     ROW_ALL_AVX2},
+    {"Zhaoxin", "CentaurHauls", 0x000006f1u, X86_ALL, DESERT_CPU_CLASS_UNKNOWN, "unknown",
+     ROW_ALL_AVX2},
+    {"no cpuid", NULL, 0, 0, DESERT_CPU_CLASS_UNKNOWN, "unknown", ROW_ALL_AVX2},
+};
+
+#if DESERT_HAVE_AVX2 && DESERT_HAVE_AVX512
+typedef void (*any_fn)(void);
+/* The slot pointers of a table, in DESERT_KERNEL_SLOTS order. */
+static void slot_ptrs(const desert_kernels *t, any_fn out[15]) {
+  size_t k = 0;
+#define SLOT_PTR(slot) out[k++] = (any_fn)t->slot;
+  DESERT_KERNEL_SLOTS(SLOT_PTR)
+#undef SLOT_PTR
+}
+#endif
+
+static void test_cpu_classes_and_policy(void **state) {
+  (void)state;
+  assert_int_equal(desert_kernel_slot_count(), 15);
+  for (size_t c = 0; c < DESERT_TEST_COUNT(fake_cpus); c++) {
+    const fake_cpu *fc = &fake_cpus[c];
+    print_message("%s\n", fc->what);
+    const desert_cpu_class cls = desert_cpu_classify(fc->vendor, fc->eax, fc->features);
+    assert_int_equal(cls, fc->want_class);
+    assert_string_equal(desert_cpu_class_str(cls), fc->want_name);
+    assert_int_equal(strlen(fc->row), 15);
+    for (size_t i = 0; i < 15; i++)
+      assert_int_equal(desert_kernel_policy_isa(cls, i),
+                       fc->row[i] == '5' ? DESERT_ISA_AVX512 : DESERT_ISA_AVX2);
+#if DESERT_HAVE_AVX2 && DESERT_HAVE_AVX512
+    desert_override_outcome oc;
+    const desert_kernels *t = desert_dispatch_choose_class(NULL, fc->features, cls, &oc);
+    assert_int_equal(oc, DESERT_OVERRIDE_NONE);
+    /* The whole tables stay reachable by name, whatever the class. */
+    if ((fc->features & X86_ALL) == X86_ALL)
+      assert_ptr_equal(desert_dispatch_choose_class("avx512", fc->features, cls, NULL),
+                       &desert_kernels_avx512);
+    if ((fc->features & X86_AVX2) == X86_AVX2)
+      assert_ptr_equal(desert_dispatch_choose_class("avx2", fc->features, cls, NULL),
+                       &desert_kernels_avx2);
+    if ((fc->features & X86_ALL) != X86_ALL || !DESERT_AUTO_AVX512) {
+      /* No AVX-512 table: the policy does not apply. */
+      assert_ptr_equal(t, desert_dispatch_choose_class(NULL, fc->features,
+                                                       DESERT_CPU_CLASS_UNKNOWN, NULL));
+      continue;
+    }
+    any_fn got[15], v2[15], v5[15];
+    slot_ptrs(t, got);
+    slot_ptrs(&desert_kernels_avx2, v2);
+    slot_ptrs(&desert_kernels_avx512, v5);
+    int any5 = 0, all5 = 1;
+    for (size_t i = 0; i < 15; i++) {
+      if (got[i] != (fc->row[i] == '5' ? v5[i] : v2[i]))
+        print_error("%s: slot %s is not the %s kernel\n", fc->what, desert_kernel_slot_name(i),
+                    fc->row[i] == '5' ? "AVX-512" : "AVX2");
+      assert_true(got[i] == (fc->row[i] == '5' ? v5[i] : v2[i]));
+      any5 |= v5[i] != v2[i] && fc->row[i] == '5';
+      all5 &= v5[i] == v2[i] || fc->row[i] == '5';
+    }
+    /* A row that is one whole table gives that table itself (AMD keeps the
+     * AVX-512 table it always had), a mixed row a composed AVX-512 table. */
+    if (all5)
+      assert_ptr_equal(t, &desert_kernels_avx512);
+    else if (!any5)
+      assert_ptr_equal(t, &desert_kernels_avx2);
+    else {
+      assert_int_equal(t->isa, DESERT_ISA_AVX512);
+      assert_string_equal(t->name, "avx512");
+      assert_int_equal(t->required, desert_kernels_avx512.required);
+      assert_int_equal(t->emulated, 0);
+      /* built once: the same table every time */
+      assert_ptr_equal(desert_dispatch_choose_class(NULL, fc->features, cls, NULL), t);
+    }
+    if (fc->want_class == DESERT_CPU_CLASS_AMD_ZEN5 || fc->want_class == DESERT_CPU_CLASS_AMD_ZEN4)
+      assert_ptr_equal(t, &desert_kernels_avx512);
+    if (fc->want_class == DESERT_CPU_CLASS_UNKNOWN) assert_ptr_equal(t, &desert_kernels_avx2);
+#endif
+  }
+  /* Out of range classes and slots. */
+  assert_int_equal(desert_kernel_policy_isa(DESERT_CPU_CLASS_COUNT_, 0), DESERT_ISA_COUNT_);
+  assert_int_equal(desert_kernel_policy_isa(DESERT_CPU_CLASS_UNKNOWN, 15), DESERT_ISA_COUNT_);
+  assert_string_equal(desert_cpu_class_str(DESERT_CPU_CLASS_COUNT_), "unknown");
+  /* This machine: the public name is the detected class's, and the class is
+   * what the classifier says for this CPU's own cpuid. */
+  assert_string_equal(desert_cpu_class_name(), desert_cpu_class_str(desert_cpu_class_detected()));
+  print_message("this CPU: class %s\n", desert_cpu_class_name());
+#if defined(__x86_64__) || defined(__i386__)
+  {
+    unsigned a = 0, b = 0, c = 0, d = 0;
+    char vendor[12];
+    assert_true(__get_cpuid(0, &a, &b, &c, &d));
+    memcpy(vendor, &b, 4);
+    memcpy(vendor + 4, &d, 4);
+    memcpy(vendor + 8, &c, 4);
+    assert_true(__get_cpuid(1, &a, &b, &c, &d));
+    assert_int_equal(desert_cpu_class_detected(),
+                     desert_cpu_classify(vendor, a, desert_cpu_features()));
+  }
+#else
+  assert_int_equal(desert_cpu_class_detected(), DESERT_CPU_CLASS_UNKNOWN);
 #endif
 }
 
@@ -581,7 +757,7 @@ int main(void) {
       cmocka_unit_test(test_kernel_slots),       cmocka_unit_test(test_required_default),
       cmocka_unit_test(test_isa_names),          cmocka_unit_test(test_force_parsing),
       cmocka_unit_test(test_default_and_info),   cmocka_unit_test(test_cpu_features),
-      cmocka_unit_test(test_cpu_feature_names),  cmocka_unit_test(test_version_and_options),
+      cmocka_unit_test(test_cpu_feature_names),  cmocka_unit_test(test_cpu_classes_and_policy),  cmocka_unit_test(test_version_and_options),
       cmocka_unit_test(test_counting_allocator), cmocka_unit_test(test_hex_and_rng),
   };
   const int failed = cmocka_run_group_tests_name("dispatch", tests, NULL, NULL);

@@ -47,6 +47,11 @@ DESERT_API desert_isa desert_isa_from_name(const char *name);
 DESERT_API int desert_isa_runnable(desert_isa isa);
 /* 1 if a table for isa is compiled in (runnable or not). */
 DESERT_API int desert_isa_compiled(desert_isa isa);
+/* The CPU class the kernel policy chose the automatic table's slots for
+ * ("intel-spr", "intel-icl", "amd-zen5", "amd-zen4", "amd-other",
+ * "intel-other", "unknown"): a static string. On a CPU without the AVX-512
+ * table the class is still named but every slot is the best runnable ISA's. */
+DESERT_API const char *desert_cpu_class_name(void);
 /* Writes the names of the detected CPU feature bits, space separated, into
  * buf (always NUL-terminated when cap > 0). Returns the length needed. */
 DESERT_API size_t desert_cpu_feature_names(uint32_t features, char *buf, size_t cap);

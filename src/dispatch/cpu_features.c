@@ -19,14 +19,19 @@
  * present: on real hardware they come together, and a VM that masks one of
  * them must not get the AVX2 table.
  *
+ * The class of the CPU for the kernel policy (vendor and signature, see
+ * cpu_class.c) is read here too, the only file that issues cpuid.
+ *
  * The result is cached in an atomic word whose top bit marks "detected".
  * Two threads racing here compute the same value and store it; no
  * separate flag is published before the data.
  */
 #include <stdatomic.h>
+#include <string.h>
 
 #include "base/internal.h" /* desert_copy_large_whole */
 #include "base/kernels.h"
+#include "dispatch/kernel_policy.h"
 
 #if defined(__x86_64__) || defined(__i386__)
 #include <cpuid.h>
@@ -111,6 +116,34 @@ static uint32_t desert_detect(void) {
 #else
 static uint32_t desert_detect(void) { return 0; }
 #endif
+
+#if DESERT_CPU_X86
+/* The cpuid facts desert_cpu_classify needs: the vendor string of leaf 0
+ * and the signature of leaf 1. */
+static desert_cpu_class desert_class_detect(void) {
+  unsigned a = 0, b = 0, c = 0, d = 0;
+  char vendor[12];
+  if (!__get_cpuid(0, &a, &b, &c, &d)) return DESERT_CPU_CLASS_UNKNOWN;
+  memcpy(vendor, &b, 4);
+  memcpy(vendor + 4, &d, 4);
+  memcpy(vendor + 8, &c, 4);
+  if (!__get_cpuid(1, &a, &b, &c, &d)) return DESERT_CPU_CLASS_UNKNOWN;
+  return desert_cpu_classify(vendor, a, desert_cpu_features());
+}
+#else
+static desert_cpu_class desert_class_detect(void) { return DESERT_CPU_CLASS_UNKNOWN; }
+#endif
+
+/* class + 1; 0 = not detected yet (racing threads store the same value) */
+static _Atomic unsigned desert_class_cache;
+
+desert_cpu_class desert_cpu_class_detected(void) {
+  unsigned v = atomic_load_explicit(&desert_class_cache, memory_order_relaxed);
+  if (v != 0) return (desert_cpu_class)(v - 1);
+  const desert_cpu_class c = desert_class_detect();
+  atomic_store_explicit(&desert_class_cache, (unsigned)c + 1u, memory_order_relaxed);
+  return c;
+}
 
 static _Atomic uint32_t desert_cpu_cache;
 

@@ -7,9 +7,11 @@
  *  1. automatic choice: the first of avx512, avx2, native neon, scalar that
  *     is compiled in and runnable. The AVX-512 table qualifies only when the
  *     CPU has F, BW, VL, VBMI and VBMI2 and the OS saves the opmask and ZMM
- *     state (XCR0, see cpu_features.c); each of its slots holds the AVX2
- *     kernel unless the AVX-512 one was measured faster (kernels_avx512.c),
- *     so ranking it first never makes a slot slower. Configure with
+ *     state (XCR0, see cpu_features.c). The automatic table there is not
+ *     the AVX-512 table itself but, slot by slot, the AVX2 or the AVX-512
+ *     kernel that was measured faster on this CPU's class (kernel_policy.c:
+ *     the policy table; cpu_class.c: the classes), so ranking AVX-512 first
+ *     never makes a slot slower where it was measured. Configure with
  *     -DDESERT_AUTO_AVX512=OFF to rank AVX2 first again (AVX-512 then only
  *     by DESERT_FORCE_ISA=avx512 or desert_options.isa). Emulated tables
  *     (NEON or AVX-512 through SIMDe) are never chosen automatically: they
@@ -36,6 +38,7 @@
 
 #include "desert/kernels.h"
 #include "base/internal.h" /* DESERT_COLD; includes base/kernels.h */
+#include "dispatch/kernel_policy.h"
 
 /* ---- the tables of this build --------------------------------------------- */
 
@@ -92,7 +95,7 @@ static const desert_kernels *desert_table_for_features(desert_isa isa, uint32_t 
   return t != NULL && desert_table_runs(t, features) ? t : NULL;
 }
 
-static const desert_kernels *desert_auto_choice(uint32_t features) {
+static const desert_kernels *desert_auto_choice(uint32_t features, desert_cpu_class cls) {
 #if DESERT_AUTO_AVX512
   static const desert_isa order[] = {DESERT_ISA_AVX512, DESERT_ISA_AVX2, DESERT_ISA_NEON};
 #else
@@ -100,7 +103,14 @@ static const desert_kernels *desert_auto_choice(uint32_t features) {
 #endif
   for (size_t i = 0; i < sizeof order / sizeof order[0]; i++) {
     const desert_kernels *t = desert_table_for_features(order[i], features);
-    if (t != NULL && !t->emulated) return t;
+    if (t == NULL || t->emulated) continue;
+    /* AVX-512 runs here, so AVX2 does too (the AVX-512 floor includes it):
+     * each slot as the class's policy says. */
+    if (t->isa == DESERT_ISA_AVX512) {
+      const desert_kernels *p = desert_kernel_policy_table(cls);
+      if (p != NULL) return p;
+    }
+    return t;
   }
   return &desert_kernels_scalar;
 }
@@ -136,7 +146,14 @@ desert_isa desert_isa_from_name(const char *name) {
 
 const desert_kernels *desert_dispatch_choose(const char *force_value, uint32_t cpu_features,
                                              desert_override_outcome *outcome) {
-  const desert_kernels *automatic = desert_auto_choice(cpu_features);
+  return desert_dispatch_choose_class(force_value, cpu_features, desert_cpu_class_detected(),
+                                      outcome);
+}
+
+const desert_kernels *desert_dispatch_choose_class(const char *force_value, uint32_t cpu_features,
+                                                   desert_cpu_class cls,
+                                                   desert_override_outcome *outcome) {
+  const desert_kernels *automatic = desert_auto_choice(cpu_features, cls);
   desert_override_outcome oc = DESERT_OVERRIDE_NONE;
   const desert_kernels *t = automatic;
   if (force_value != NULL && force_value[0] != '\0') {
@@ -219,6 +236,10 @@ size_t desert_kernels_runnable(const desert_kernels **out, size_t max) {
 /* ---- public queries ---------------------------------------------------------- */
 
 desert_isa desert_active_isa(void) { return desert_kernels_default()->isa; }
+
+const char *desert_cpu_class_name(void) {
+  return desert_cpu_class_str(desert_cpu_class_detected());
+}
 
 /* AUTO is not a table: both predicates answer 0 for it, matching the bit
  * masks of desert_dispatch_info. */
