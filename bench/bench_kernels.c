@@ -21,7 +21,28 @@ size_t bench_tables(const desert_kernels **out, size_t max, int include_emulated
     if (include_emulated || !all[i]->emulated) out[m++] = all[i];
   return m;
 }
-const char *bench_table_name(const desert_kernels *k) { return k->name; }
+/* The process default when it is none of the runnable tables: the
+ * automatic table the kernel policy composed for this CPU's class, slot by
+ * slot from the AVX2 and AVX-512 tables (src/dispatch/kernel_policy.c). */
+static const desert_kernels *bench_composed_default(void) {
+  const desert_kernels *all[8];
+  const size_t n = desert_kernels_runnable(all, 8);
+  const desert_kernels *d = desert_kernels_default();
+  for (size_t i = 0; i < n; i++)
+    if (all[i] == d) return NULL;
+  return d;
+}
+
+size_t bench_kernel_tables(const desert_kernels **out, size_t max, int include_emulated) {
+  size_t m = bench_tables(out, max, include_emulated);
+  const desert_kernels *d = bench_composed_default();
+  if (d != NULL && m < max) out[m++] = d;
+  return m;
+}
+
+const char *bench_table_name(const desert_kernels *k) {
+  return k == bench_composed_default() ? "default" : k->name;
+}
 int bench_table_emulated(const desert_kernels *k) { return (int)k->emulated; }
 
 /* ---- generic state: rotated input buffers and one output buffer ---- */

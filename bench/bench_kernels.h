@@ -40,6 +40,11 @@ const uint8_t *bench_case_input(const void *state, size_t i, size_t *len);
 
 /* Runnable kernel tables (scalar first); emulated NEON only when asked. */
 size_t bench_tables(const struct desert_kernels **out, size_t max, int include_emulated);
+/* bench_tables, then the process default table when the kernel policy
+ * composed it from several tables (named "default"): the kernel suite's
+ * tables, so its rows show what the automatic choice runs. */
+size_t bench_kernel_tables(const struct desert_kernels **out, size_t max, int include_emulated);
+/* The table's name, "default" for the composed process default. */
 const char *bench_table_name(const struct desert_kernels *k);
 int bench_table_emulated(const struct desert_kernels *k);
 

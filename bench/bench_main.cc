@@ -335,8 +335,9 @@ int main(int argc, char **argv) {
   desert_dispatch_info_get(&info);
   char feats[256];
   desert_cpu_feature_names(info.cpu_features, feats, sizeof feats);
-  std::printf("desert bench: active ISA %s%s; CPU features: %s\n", desert_isa_name(info.active),
-              info.active_emulated ? " (EMULATED)" : "", feats);
+  std::printf("desert bench: active ISA %s%s; CPU class %s; CPU features: %s\n",
+              desert_isa_name(info.active), info.active_emulated ? " (EMULATED)" : "",
+              desert_cpu_class_name(), feats);
   const char *forced = std::getenv("DESERT_FORCE_ISA");
   if (forced && *forced && std::strcmp(forced, "auto") != 0 &&
       info.outcome != DESERT_OVERRIDE_APPLIED) {
@@ -356,6 +357,8 @@ int main(int argc, char **argv) {
   static std::vector<CodecRow> rows = codec_rows(tables, nt);
   if (verify) return verify_all(tables, nt, rows);
 
+  const desert_kernels *ktables[9];
+  const size_t nk = bench_kernel_tables(ktables, 9, include_emulated ? 1 : 0);
   for (size_t ci = 0; ci < bench_kernel_case_count; ci++) {
     const bench_case *c = &bench_kernel_cases[ci];
     for (size_t s : kSizes) {
@@ -364,10 +367,10 @@ int main(int argc, char **argv) {
         benchmark::RegisterBenchmark(name.c_str(), run_case, c, tables[0], s);
         continue;
       }
-      for (size_t t = 0; t < nt; t++) {
+      for (size_t t = 0; t < nk; t++) {
         std::string name =
-            std::string("kernel/") + c->name + "/" + table_label(tables[t]) + "/" + size_label(s);
-        benchmark::RegisterBenchmark(name.c_str(), run_case, c, tables[t], s);
+            std::string("kernel/") + c->name + "/" + table_label(ktables[t]) + "/" + size_label(s);
+        benchmark::RegisterBenchmark(name.c_str(), run_case, c, ktables[t], s);
       }
 #ifdef DESERT_BENCH_HAVE_SIMDJSON
       if (simdjson_case(c)) {
@@ -391,6 +394,8 @@ int main(int argc, char **argv) {
     }
     benchmark::AddCustomContext("desert_avx512_slots", slots);
   }
+  // The CPU class the kernel policy chose the default table's slots for.
+  benchmark::AddCustomContext("desert_cpu_class", desert_cpu_class_name());
 
 #ifndef DESERT_BENCH_NO_GEN
   // report.py prints desert-rust's oplog figures only beside rows of this host class.

@@ -656,6 +656,7 @@ def main(argv):
     lines.append("|---|---|")
     for label, key in (("date", "date"), ("host", "host_name"), ("CPU", "desert_cpu"),
                        ("CPUs", "num_cpus"), ("MHz", "mhz_per_cpu"),
+                       ("CPU class (kernel policy)", "desert_cpu_class"),
                        ("active ISA (process default)", "desert_active_isa"),
                        ("CPU features", "desert_cpu_features"), ("commit", "desert_commit"),
                        ("compiler", "desert_compiler"), ("build", "desert_build"),
