@@ -28,8 +28,14 @@
  * (bytes of the current element must stay in place while its views live).
  * A value larger than the window (a big string or byte block, a versioned
  * record, whose chunks must all be resident) grows the window temporarily;
- * the bytes since the last mark may reach buffer_size + options.max_length,
- * beyond which the read fails with DESERT_E_LIMIT. Growth follows the bytes
+ * the bytes since the last mark may reach the smaller of buffer_size +
+ * options.max_length and the high-water mark (desert_reader_set_max_window,
+ * default DESERT_STREAM_DEFAULT_MAX_WINDOW = 64 MiB), beyond which the read
+ * fails with DESERT_E_LIMIT at the offset of the read that needed more. A
+ * loop that forgets desert_reader_mark therefore fails once it has read 64
+ * MiB instead of keeping the whole stream in memory; a caller whose single
+ * elements are larger raises the mark (SIZE_MAX: only max_length bounds
+ * it). Growth follows the bytes
  * actually delivered (at most doubling per step), never the length a prefix
  * claims, and never reads ahead further than the request.
  *
@@ -63,6 +69,9 @@ extern "C" {
 #define DESERT_STREAM_DEFAULT_BUFFER ((size_t)256 << 10)
 /* Smallest buffer accepted (smaller requests are rounded up). */
 #define DESERT_STREAM_MIN_BUFFER ((size_t)64)
+/* Most bytes a streaming reader keeps between two marks unless the caller
+ * sets another high-water mark (desert_reader_set_max_window). */
+#define DESERT_STREAM_DEFAULT_MAX_WINDOW ((size_t)64 << 20)
 
 /* Pull callback: stores up to cap (>= 1) bytes at buf and returns how many
  * (1..cap); 0 at the end of the stream; a negative number on an I/O error.
@@ -109,6 +118,15 @@ DESERT_API desert_status desert_reader_begin_stream(desert_reader *r, desert_sou
  * fails with DESERT_E_STATE (sticky, at the current offset). Returns the
  * reader's status. On an in-memory reader it does nothing. */
 DESERT_API desert_status desert_reader_mark(desert_reader *r);
+/* Sets the high-water mark of the current stream (after
+ * desert_reader_begin_stream, which resets it to the default): the most
+ * bytes read since the last desert_reader_mark (the element being read plus
+ * the window) before a read fails with DESERT_E_LIMIT. 0 = the default
+ * DESERT_STREAM_DEFAULT_MAX_WINDOW; SIZE_MAX = bounded by
+ * options.max_length only; a value below the window size acts as the
+ * window size. DESERT_E_ARGUMENT (r NULL), DESERT_E_STATE (not streaming:
+ * nothing is set). */
+DESERT_API desert_status desert_reader_set_max_window(desert_reader *r, size_t max_window);
 /* True when n bytes can be read at the cursor (a streaming reader first
  * pulls them from its source, up to its window limit); then
  * desert_reader_remaining() >= n. False at the end of the input or of the

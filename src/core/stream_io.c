@@ -1,5 +1,5 @@
 /* src/core/stream_io.c — ready-made sources and sinks for the streaming
- * reader and writer (issue 15): FILE * through fread/fwrite and file
+ * reader and writer: FILE * through fread/fwrite and file
  * descriptors through read/write. The file stays the caller's.
  * SPDX-License-Identifier: MIT */
 #define _POSIX_C_SOURCE 200809L

@@ -1,7 +1,9 @@
-/* src/core/stream_source.c — the streaming reader's window (issue 15): a
+/* src/core/stream_source.c — the streaming reader's window: a
  * bounded buffer refilled from a desert_source through the reader's one
- * "need n more bytes" slow path (desert_r_want -> stream_fill), and the
- * element boundaries (desert_reader_mark) that let it forget bytes.
+ * "need n more bytes" slow path (desert_r_want -> stream_fill), the
+ * element boundaries (desert_reader_mark) that let it forget bytes, and
+ * the high-water mark (desert_reader_set_max_window) that turns a loop
+ * which never marks into a DESERT_E_LIMIT instead of unbounded growth.
  *
  * Offsets stay absolute. The window holds stream bytes [origin, len) in
  * buf[0 .. len - origin), and the reader's base is set to buf - origin (an
@@ -37,6 +39,7 @@ typedef struct stream_src {
   size_t keep;    /* stream offset of the last mark */
   size_t bufsize; /* the caller's window size */
   size_t limit;   /* most bytes from keep to the end of a request */
+  size_t max_window; /* the caller's high-water mark (desert_reader_set_max_window) */
   bool eof;       /* the source returned 0 or failed: never called again */
   bool io_failed; /* the source failed (sticky) */
 } stream_src;
@@ -160,6 +163,25 @@ static bool stream_fill(desert_reader *r, size_t n) {
   return true;
 }
 
+/* The bytes since the last mark may reach buffer_size + max_length (a
+ * whole string must be resident) and the caller's high-water mark, never
+ * less than one window. */
+static void set_limit(const desert_reader *r, stream_src *s) {
+  size_t bs = s->bufsize;
+  size_t limit = r->opt.max_length > SIZE_MAX - bs ? SIZE_MAX : bs + r->opt.max_length;
+  if (s->max_window < limit) limit = s->max_window;
+  s->limit = limit < bs ? bs : limit;
+}
+
+desert_status desert_reader_set_max_window(desert_reader *r, size_t max_window) {
+  if (!r) return DESERT_E_ARGUMENT;
+  stream_src *s = r->stream;
+  if (!s) return DESERT_E_STATE;
+  s->max_window = max_window ? max_window : DESERT_STREAM_DEFAULT_MAX_WINDOW;
+  set_limit(r, s);
+  return DESERT_OK;
+}
+
 desert_status desert_reader_begin_stream(desert_reader *r, desert_source src,
                                          size_t buffer_size) {
   if (!r || !src.read) return DESERT_E_ARGUMENT;
@@ -196,7 +218,8 @@ desert_status desert_reader_begin_stream(desert_reader *r, desert_source src,
   s->src = src;
   s->origin = s->keep = 0;
   s->eof = s->io_failed = false;
-  s->limit = r->opt.max_length > SIZE_MAX - bs ? SIZE_MAX : bs + r->opt.max_length;
+  s->max_window = DESERT_STREAM_DEFAULT_MAX_WINDOW;
+  set_limit(r, s);
   r->stream = s;
   r->stream_fill = stream_fill;
   r->stream_free = stream_free;
