@@ -187,17 +187,78 @@ DESERT_API desert_status desert_json_write_value(desert_json_buf *b, const deser
 
 /* ---- whole operations ------------------------------------------------------------------------ */
 
+/* Limits of one whole-value operation (desert_json_decode_ex,
+ * desert_json_encode_ex): the caller's, not the layer's. A zero field takes
+ * its default; every default lets any valid input whose value tree fits in
+ * memory through, while a hostile input still fails early:
+ *  - max_values: value nodes of one decoded tree. Default
+ *    DESERT_JSON_DEFAULT_MAX_VALUES plus DESERT_JSON_DEFAULT_VALUES_PER_BYTE
+ *    per input byte. A collection count is checked against the bytes left
+ *    before anything is allocated, so only elements that take no bytes
+ *    (unit, empty records) can make more nodes than the input has bytes:
+ *    this bound keeps a 5-byte input from claiming 2^31 such elements.
+ *  - max_depth: nesting of composite values (decode and encode; encode's
+ *    JSON text too). Default DESERT_JSON_DEFAULT_MAX_DEPTH. Nesting costs
+ *    stack, so this one is not scaled with the input.
+ *  - max_bigint: bytes of one big integer (decode). Default
+ *    DESERT_JSON_DEFAULT_MAX_BIGINT: its decimal text costs quadratic time.
+ * A decode past a limit fails with DESERT_E_LIMIT (values, big integer) or
+ * DESERT_E_DEPTH, and the error message names the limit, its value and the
+ * field that raises it ("more than 1048576 values (limit
+ * desert_json_limits.max_values = 1048576)"). The reader's own limits
+ * (desert_options: max_length, max_collection, max_depth, max_decompressed)
+ * apply as well; their defaults hold any input of up to 2 GiB, except
+ * max_decompressed (one inflated block, 64 MiB by default). */
+typedef struct desert_json_limits {
+  size_t max_values;  /* decode: value nodes of one tree (0: default, grows with the input) */
+  unsigned max_depth; /* nesting of values (0: DESERT_JSON_DEFAULT_MAX_DEPTH) */
+  size_t max_bigint;  /* decode: bytes of one big integer (0: DESERT_JSON_DEFAULT_MAX_BIGINT) */
+} desert_json_limits;
+
+#define DESERT_JSON_DEFAULT_MAX_VALUES      ((size_t)1 << 20)
+#define DESERT_JSON_DEFAULT_VALUES_PER_BYTE ((size_t)16)
+#define DESERT_JSON_DEFAULT_MAX_DEPTH       256u
+#define DESERT_JSON_DEFAULT_MAX_BIGINT      ((size_t)256 << 10)
+
+/* The codec limits (types.h) that desert_json_decode_ex uses for an input
+ * of input_len bytes under l (NULL: all defaults): what a caller that runs
+ * desert_type_decode itself passes to get the same bounds. */
+DESERT_API void desert_json_limits_resolve(const desert_json_limits *l, size_t input_len,
+                                           desert_codec_limits *out);
+
 /* Encodes the JSON value under the schema with the given options into w
- * (which is reset first and must have been created with those options). */
+ * (which is reset first and must have been created with those options).
+ * Nesting is bounded by DESERT_JSON_DEFAULT_MAX_DEPTH. */
 DESERT_API desert_status desert_json_encode(const desert_schema *s, const desert_json *value,
                                             desert_writer *w, desert_value_arena *a,
                                             desert_json_error *err);
+/* desert_json_encode with the caller's limits (NULL: defaults; only
+ * max_depth applies). */
+DESERT_API desert_status desert_json_encode_ex(const desert_schema *s, const desert_json *value,
+                                               desert_writer *w, desert_value_arena *a,
+                                               const desert_json_limits *limits,
+                                               desert_json_error *err);
 /* Decodes data[0..len) under the schema and appends the canonical JSON of the
- * value to out; *consumed = the bytes the root value used. */
+ * value to out; *consumed = the bytes the root value used. Default limits
+ * (see desert_json_limits). */
 DESERT_API desert_status desert_json_decode(const desert_schema *s, desert_reader *r,
                                             const void *data, size_t len, desert_value_arena *a,
                                             desert_json_buf *out, size_t *consumed,
                                             desert_json_error *err);
+/* desert_json_decode with the caller's limits (NULL: defaults). */
+DESERT_API desert_status desert_json_decode_ex(const desert_schema *s, desert_reader *r,
+                                               const void *data, size_t len,
+                                               desert_value_arena *a,
+                                               const desert_json_limits *limits,
+                                               desert_json_buf *out, size_t *consumed,
+                                               desert_json_error *err);
+
+/* desert_json_parse_ex with a nesting limit of max_depth (0:
+ * DESERT_JSON_MAX_DEPTH) instead of DESERT_JSON_MAX_DEPTH: for a value as
+ * deep as the caller's desert_json_limits.max_depth. */
+DESERT_API desert_status desert_json_parse_depth(const char *text, size_t len,
+                                                 desert_value_arena *a, unsigned max_depth,
+                                                 desert_json **out, desert_json_error *err);
 
 /* ---- the conformance testee (docs/schema.md §14) ------------------------------------------------
  */

@@ -22,6 +22,7 @@ typedef struct parser {
   size_t err_at;   /* byte offset of the first error */
   bool failed;
   unsigned depth;
+  unsigned max_depth; /* nesting bound (DESERT_JSON_MAX_DEPTH unless the caller's) */
   /* scratch stacks */
   desert_json *vals;
   size_t nvals, capvals;
@@ -465,8 +466,8 @@ static bool parse_value(parser *ps, desert_json *out) {
   switch (c) {
   case '{':
   case '[': {
-    if (ps->depth >= DESERT_JSON_MAX_DEPTH) {
-      perr(ps, "nesting deeper than %u", DESERT_JSON_MAX_DEPTH);
+    if (ps->depth >= ps->max_depth) {
+      perr(ps, "nesting deeper than %u", ps->max_depth);
       return false;
     }
     ps->depth++;
@@ -508,8 +509,9 @@ static bool parse_value(parser *ps, desert_json *out) {
 
 /* Parses text into *out; on failure ps holds the message and its offset. */
 static bool parse_text(parser *ps, const char *text, size_t len, desert_value_arena *a,
-                       desert_json **out) {
+                       desert_json **out, unsigned max_depth) {
   memset(ps, 0, sizeof *ps);
+  ps->max_depth = max_depth ? max_depth : DESERT_JSON_MAX_DEPTH;
   ps->p = ps->start = (const unsigned char *)text;
   ps->end = ps->p + len;
   ps->a = a;
@@ -536,7 +538,7 @@ desert_status desert_json_parse(const char *text, size_t len, desert_value_arena
   if (!out || !a || (!text && len)) return DESERT_E_ARGUMENT;
   *out = NULL;
   parser ps;
-  if (parse_text(&ps, text, len, a, out)) return DESERT_OK;
+  if (parse_text(&ps, text, len, a, out, 0)) return DESERT_OK;
   if (message && message_cap) snprintf(message, message_cap, "%s at char %zu", ps.bare, ps.err_at);
   return DESERT_E_ARGUMENT;
 }
@@ -561,6 +563,12 @@ static void line_column(const char *text, size_t at, size_t *line, size_t *colum
 
 desert_status desert_json_parse_ex(const char *text, size_t len, desert_value_arena *a,
                                    desert_json **out, desert_json_error *err) {
+  return desert_json_parse_depth(text, len, a, 0, out, err);
+}
+
+desert_status desert_json_parse_depth(const char *text, size_t len, desert_value_arena *a,
+                                      unsigned max_depth, desert_json **out,
+                                      desert_json_error *err) {
   if (err) {
     memset(err, 0, sizeof *err);
     err->kind = DESERT_JSON_ERR_NONE;
@@ -575,7 +583,7 @@ desert_status desert_json_parse_ex(const char *text, size_t len, desert_value_ar
   }
   *out = NULL;
   parser ps;
-  if (parse_text(&ps, text, len, a, out)) return DESERT_OK;
+  if (parse_text(&ps, text, len, a, out, max_depth)) return DESERT_OK;
   desert_status st = strcmp(ps.bare, "out of memory") == 0 ? DESERT_E_NOMEM : DESERT_E_ARGUMENT;
   if (err) {
     err->kind = st == DESERT_E_NOMEM ? DESERT_JSON_ERR_STATUS : DESERT_JSON_ERR_BAD_REQUEST;

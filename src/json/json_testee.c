@@ -1,6 +1,6 @@
-/* src/json/json_testee.c — whole JSON operations (encode a JSON value under a
- * schema, decode bytes into canonical JSON) and the conformance testee
- * protocol of docs/schema.md §14: request checks in the order of §14.4, one
+/* src/json/json_testee.c — the conformance testee protocol of
+ * docs/schema.md §14 over the whole operations of json_decode.c: request
+ * checks in the order of §14.4, one
  * response line per request, error kinds and decode offsets of §14.5, a fresh
  * context per request and bounded resources for hostile input.
  * SPDX-License-Identifier: MIT */
@@ -10,7 +10,9 @@
 
 #include "json_internal.h"
 
-/* Resource bounds of one request (docs/schema.md §14.6). Collection counts are not
+/* Resource bounds of one request (docs/schema.md §14.6), the testee's own:
+ * the public whole operations default to bounds that scale with the input
+ * (desert_json_limits). Collection counts are not
  * limited up front: a count larger than the input can hold must fail where
  * sequential reading runs out of input (docs/schema.md §14.5); the node budget bounds the
  * work for elements that take no bytes. */
@@ -18,70 +20,6 @@
 #define TESTEE_MAX_DECOMPRESSED ((size_t)32 << 20)
 #define TESTEE_MAX_DEPTH        200u
 #define TESTEE_MAX_BIGINT       ((size_t)64 << 10)
-
-static void clear_err(desert_json_error *e) {
-  e->kind = DESERT_JSON_ERR_NONE;
-  e->status = DESERT_OK;
-  e->has_offset = false;
-  e->offset = 0;
-  e->message[0] = '\0';
-}
-
-desert_status desert_json_encode(const desert_schema *s, const desert_json *value, desert_writer *w,
-                                 desert_value_arena *a, desert_json_error *err) {
-  desert_json_error local;
-  if (!err) err = &local;
-  clear_err(err);
-  if (!s || !value || !w || !a) return DESERT_E_ARGUMENT;
-  desert_value *v;
-  desert_status st = desert_json_to_value(s->root, value, a, &v, err);
-  if (st) return st;
-  desert_writer_reset(w);
-  desert_type_error terr;
-  desert_codec_limits lim = {TESTEE_MAX_DEPTH, 0, 0};
-  st = desert_type_encode(w, s->root, v, &lim, &terr);
-  if (st) {
-    char path[256];
-    desert_type_error_json_path(&terr, path, sizeof path);
-    err->kind = st == DESERT_E_ARGUMENT ? DESERT_JSON_ERR_BAD_VALUE : DESERT_JSON_ERR_STATUS;
-    err->status = st;
-    snprintf(err->message, sizeof err->message, "%s: %s", path,
-             terr.message[0] ? terr.message : desert_status_message(st));
-  }
-  return st;
-}
-
-desert_status desert_json_decode(const desert_schema *s, desert_reader *r, const void *data,
-                                 size_t len, desert_value_arena *a, desert_json_buf *out,
-                                 size_t *consumed, desert_json_error *err) {
-  desert_json_error local;
-  if (!err) err = &local;
-  clear_err(err);
-  if (!s || !r || !a || !out || (!data && len)) return DESERT_E_ARGUMENT;
-  desert_status st = desert_reader_begin(r, data, len);
-  if (st) return st;
-  desert_value *v = NULL;
-  desert_type_error terr;
-  desert_codec_limits lim = {TESTEE_MAX_DEPTH, TESTEE_MAX_VALUES, TESTEE_MAX_BIGINT};
-  st = desert_type_decode(r, s->root, a, &lim, &v, &terr);
-  if (st) {
-    err->kind = DESERT_JSON_ERR_STATUS;
-    err->status = st;
-    err->has_offset = true;
-    err->offset = terr.has_offset ? terr.offset : desert_reader_error_offset(r);
-    snprintf(err->message, sizeof err->message, "%s%s%s%s", terr.path, terr.path[0] ? ": " : "",
-             terr.message[0] ? terr.message : "", terr.message[0] ? "" : desert_status_message(st));
-    return st;
-  }
-  if (consumed) *consumed = desert_reader_offset(r);
-  st = desert_json_write_value(out, s->root, v);
-  if (st) {
-    err->kind = DESERT_JSON_ERR_STATUS;
-    err->status = st;
-    snprintf(err->message, sizeof err->message, "cannot write the value as JSON");
-  }
-  return st;
-}
 
 /* ---- the testee -------------------------------------------------------------------------- */
 
@@ -265,12 +203,13 @@ static void handle(desert_json_testee *t, const char *line, size_t len, desert_j
   desert_schema_options_apply(&s->options, opts ? &ropt : NULL, &o);
   o.max_decompressed = TESTEE_MAX_DECOMPRESSED;
   o.max_depth = TESTEE_MAX_DEPTH;
+  desert_json_limits lim = {TESTEE_MAX_VALUES, TESTEE_MAX_DEPTH, TESTEE_MAX_BIGINT};
   if (enc) {
     desert_writer *w = NULL;
     desert_status st = desert_writer_create(&o, &w);
     if (st) {
       respond_error(out, id, "BadValue", desert_status_message(st), false, 0);
-    } else if (desert_json_encode(s, enc, w, t->a, &err)) {
+    } else if (desert_json_encode_ex(s, enc, w, t->a, &lim, &err)) {
       respond_error(out, id, desert_json_error_kind_name(&err), err.message, false, 0);
     } else {
       size_t n = 0;
@@ -290,7 +229,8 @@ static void handle(desert_json_testee *t, const char *line, size_t len, desert_j
     t->value.failed = false;
     if (st) {
       respond_error(out, id, "DeserializationFailure", desert_status_message(st), true, 0);
-    } else if (desert_json_decode(s, r, input, input_len, t->a, &t->value, &consumed, &err)) {
+    } else if (desert_json_decode_ex(s, r, input, input_len, t->a, &lim, &t->value, &consumed,
+                                     &err)) {
       respond_error(out, id, desert_json_error_kind_name(&err), err.message, err.has_offset,
                     err.offset);
     } else {
