@@ -1,9 +1,8 @@
 /* tools/cli_decode.c — `desert decode --schema S.json [FILE|-]`: reads desert
  * bytes (raw, or hex text with --hex) and prints the canonical JSON of the
- * value (docs/schema.md §11.5) and a newline; with --annotate, a hex dump
- * instead in which every byte range is labelled with the path of the value
- * it belongs to (structure bytes — version bytes, headers, counts, tags —
- * with the path of the enclosing value and its kind). Bytes after the value
+ * value (docs/schema.md §11.5) and a newline; with --annotate, a labelled
+ * hex dump instead (tools/cli_annotate.c). Limits come from --max-values and
+ * --max-depth over the JSON layer's defaults. Bytes after the value
  * are an error unless --allow-trailing; a value whose header strings were
  * written the desert-scala <= 0.2.x way gets a hint to re-encode it with
  * --legacy-header-strings.
@@ -12,11 +11,6 @@
 #include <string.h>
 
 #include "cli_schema.h"
-
-/* Bounds of one decode, as the JSON layer's whole-value decode has them. */
-#define DECODE_MAX_DEPTH  200u
-#define DECODE_MAX_VALUES ((size_t)1 << 21)
-#define DECODE_MAX_BIGINT ((size_t)64 << 10)
 
 void cli_help_decode(FILE *out) {
   fprintf(out, "usage: desert decode --schema SCHEMA.json [FILE|-] [-o OUT|-] [--hex] [--annotate]\n"
@@ -71,91 +65,30 @@ static bool unhex(char *text, size_t *len) {
   return digits % 2 == 0;
 }
 
-/* ---- --annotate ------------------------------------------------------------------- */
-
-typedef struct span {
-  size_t start, end;
-  char *label;
-  unsigned order; /* completion order: inner values finish first */
-} span;
-
-typedef struct spans {
-  span *v;
-  size_t n, cap;
-  bool failed;
-} spans;
-
-static void on_value(void *ctx, size_t start, size_t end, const char *path, desert_type_kind kind,
-                     bool leaf) {
-  spans *s = ctx;
-  if (s->failed || end <= start) return;
-  if (s->n == s->cap) {
-    size_t ncap = s->cap ? s->cap * 2 : 256;
-    span *nv = realloc(s->v, ncap * sizeof *nv);
-    if (!nv) {
-      s->failed = true;
-      return;
-    }
-    s->v = nv;
-    s->cap = ncap;
-  }
-  const char *kn = desert_type_kind_name(kind);
-  size_t need = strlen(path) + strlen(kn) + 32;
-  char *label = malloc(need);
-  if (!label) {
-    s->failed = true;
-    return;
-  }
-  char *jp = malloc(need);
-  if (!jp) {
-    free(label);
-    s->failed = true;
-    return;
-  }
-  cli_value_path(jp, need, SIZE_MAX, path);
-  snprintf(label, need, leaf ? "%s (%s)" : "%s [%s structure]", jp, kn);
-  free(jp);
-  s->v[s->n].start = start;
-  s->v[s->n].end = end;
-  s->v[s->n].label = label;
-  s->v[s->n].order = (unsigned)s->n;
-  s->n++;
-}
-
-static void print_run(const uint8_t *data, size_t from, size_t to, const char *label) {
-  for (size_t line = from; line < to; line += 16) {
-    size_t stop = line + 16 < to ? line + 16 : to;
-    char hex[16 * 3 + 1];
-    size_t k = 0;
-    for (size_t i = line; i < stop; i++)
-      k += (size_t)snprintf(hex + k, sizeof hex - k, "%02x ", data[i]);
-    printf("%08zx  %-48s %s\n", line, hex, line == from ? label : "  ...");
-  }
-}
-
 /* Prints why a decode failed: "FILE: Kind at offset N: PATH: why". The
  * kind is the one the JSON layer reports for decodes (docs/format.md §18). */
-static void report_decode_error(const char *file, const desert_schema *s,
-                                const desert_type_error *terr, desert_status st, size_t len) {
+void cli_report_decode_error(const char *file, const desert_type *root, size_t element,
+                             const desert_type_error *terr, desert_status st, size_t len,
+                             const desert_codec_limits *lim, const desert_options *o) {
   desert_json_error je;
   memset(&je, 0, sizeof je);
   je.kind = DESERT_JSON_ERR_STATUS;
   je.status = st;
   je.has_offset = true;
   char path[300], why[300];
-  cli_value_path(path, sizeof path, SIZE_MAX, terr->path);
+  cli_value_path(path, sizeof path, element, terr->path);
   if (st == DESERT_E_INPUT_ENDED && terr->offset <= len &&
       (terr->message[0] == '\0' || strstr(terr->message, "chunk") == NULL))
-    cli_input_ended_detail(why, sizeof why, s->root, terr->path, terr->offset, len);
+    cli_input_ended_detail(why, sizeof why, root, terr->path, terr->offset, len);
   else
-    snprintf(why, sizeof why, "%s", terr->message[0] ? terr->message : desert_status_message(st));
+    cli_limit_why(why, sizeof why, st, terr, lim, o);
   cli_error("decode", "%s: %s at offset %zu: %s: %s", file, desert_json_error_kind_name(&je),
             terr->offset, path, why);
 }
 
 /* "FILE: N trailing bytes after the value (offset M of L): ..." — an error,
  * or with --allow-trailing a note. Returns the exit code. */
-static int check_trailing(const char *file, size_t used, size_t len, bool allow) {
+int cli_check_trailing(const char *file, size_t used, size_t len, bool allow) {
   if (used >= len) return CLI_EXIT_OK;
   size_t n = len - used;
   if (allow) {
@@ -170,62 +103,6 @@ static int check_trailing(const char *file, size_t used, size_t len, bool allow)
   return CLI_EXIT_FAILURE;
 }
 
-static int annotate(const char *file, const desert_schema *s, desert_reader *r,
-                    const uint8_t *data, size_t len, desert_value_arena *arena, bool allow) {
-  spans sp = {NULL, 0, 0, false};
-  desert_value *v;
-  desert_type_error terr;
-  memset(&terr, 0, sizeof terr);
-  desert_codec_limits lim = {DECODE_MAX_DEPTH, DECODE_MAX_VALUES, DECODE_MAX_BIGINT};
-  desert_status st = desert_reader_begin(r, data, len);
-  /* Bytes covered by the annotation: all that was read, or up to the failing
-   * value's offset. terr is only filled by the decode: a reader that cannot
-   * even begin annotates nothing and reports its own error offset. */
-  size_t used = 0;
-  if (st) {
-    terr.status = st;
-    terr.offset = desert_reader_error_offset(r);
-  } else {
-    st = desert_type_decode_traced(r, s->root, arena, &lim, on_value, &sp, &v, &terr);
-    used = st ? terr.offset : desert_reader_offset(r);
-  }
-  /* Owner of every byte: the innermost value containing it. Values finish
-   * inner-first, so a later span that contains a byte is an outer one. */
-  size_t *owner = malloc((used ? used : 1) * sizeof *owner);
-  int rc = CLI_EXIT_OK;
-  if (!owner || sp.failed) {
-    rc = CLI_EXIT_NOMEM;
-    cli_error("decode", "out of memory annotating '%s'", file);
-  } else {
-    for (size_t i = 0; i < used; i++) owner[i] = SIZE_MAX;
-    for (size_t k = 0; k < sp.n; k++)
-      for (size_t i = sp.v[k].start; i < sp.v[k].end && i < used; i++)
-        if (owner[i] == SIZE_MAX) owner[i] = k;
-    size_t i = 0;
-    while (i < used) {
-      size_t j = i + 1;
-      while (j < used && owner[j] == owner[i]) j++;
-      print_run(data, i, j, owner[i] == SIZE_MAX ? "(structure)" : sp.v[owner[i]].label);
-      i = j;
-    }
-    if (st) {
-      char path[256];
-      cli_value_path(path, sizeof path, SIZE_MAX, terr.path);
-      printf("%08zx  error: %s at %s: %s\n", terr.offset, desert_status_kind(st), path,
-             terr.message[0] ? terr.message : desert_status_message(st));
-      report_decode_error(file, s, &terr, st, len);
-      rc = st == DESERT_E_NOMEM ? CLI_EXIT_NOMEM : CLI_EXIT_FAILURE;
-    } else if (used < len) {
-      printf("%08zx  %zu trailing bytes not used by the value\n", used, len - used);
-      rc = check_trailing(file, used, len, allow);
-    }
-  }
-  free(owner);
-  for (size_t k = 0; k < sp.n; k++) free(sp.v[k].label);
-  free(sp.v);
-  return rc;
-}
-
 /* Whether data[0..len) re-encodes byte for byte only with legacy header
  * strings (docs/format.md §9.8): the form desert-scala <= 0.2.x wrote, which
  * a plain `desert encode` of the decoded JSON would not reproduce. */
@@ -238,7 +115,7 @@ static bool legacy_form(const desert_schema *s, desert_options o, const desert_v
     desert_writer *w = NULL;
     if (desert_writer_create(&o, &w)) return false;
     desert_type_error terr;
-    desert_codec_limits lim = {DECODE_MAX_DEPTH, 0, 0};
+    desert_codec_limits lim = {o.max_depth, 0, 0};
     size_t n = 0;
     bool same = !desert_type_encode(w, s->root, v, &lim, &terr) &&
                 (desert_writer_data(w, &n), n == len) &&
@@ -265,10 +142,11 @@ static int decode_value(const cli_schema_args *a, const desert_schema *s, bool h
   desert_value *v = NULL;
   desert_type_error terr;
   memset(&terr, 0, sizeof terr);
+  desert_codec_limits lim;
+  cli_schema_limits(a, len, &lim);
   if (st) {
     terr.offset = desert_reader_error_offset(r);
   } else {
-    desert_codec_limits lim = {DECODE_MAX_DEPTH, DECODE_MAX_VALUES, DECODE_MAX_BIGINT};
     st = desert_type_decode(r, s->root, arena, &lim, &v, &terr);
     if (st && !terr.has_offset) terr.offset = desert_reader_error_offset(r);
   }
@@ -277,11 +155,11 @@ static int decode_value(const cli_schema_args *a, const desert_schema *s, bool h
     return CLI_EXIT_NOMEM;
   }
   if (st) {
-    report_decode_error(file, s, &terr, st, len);
+    cli_report_decode_error(file, s->root, SIZE_MAX, &terr, st, len, &lim, o);
     return CLI_EXIT_FAILURE;
   }
   size_t used = desert_reader_offset(r);
-  int rc = check_trailing(file, used, len, a->allow_trailing);
+  int rc = cli_check_trailing(file, used, len, a->allow_trailing);
   if (rc) return rc;
   desert_json_buf out = {0};
   if (desert_json_write_value(&out, s->root, v)) {
@@ -325,24 +203,28 @@ int cli_cmd_decode(int argc, char **argv) {
     return rc;
   }
   size_t len = 0;
+  desert_options o;
+  if (!rc) cli_schema_options(s, &a, &o);
+  if (!rc && a.annotate && !a.hex) {
+    /* Streamed from the file: the dump's memory does not grow with it. */
+    rc = cli_annotate(&a, s, &o, NULL, 0);
+    desert_schema_free(s);
+    desert_value_arena_free(arena);
+    return rc;
+  }
   if (!rc) rc = cli_schema_read_file("decode", a.input, &data, &len);
   if (!rc && a.hex && !unhex(data, &len)) {
     cli_error("decode", "%s: not hex text (a character other than 0-9, a-f, A-F and "
               "whitespace, or an odd number of digits)", display_name(a.input));
     rc = CLI_EXIT_FAILURE;
   }
-  desert_options o;
-  if (!rc) {
-    cli_schema_options(s, &a, &o);
-    if (desert_reader_create(&o, &r)) rc = CLI_EXIT_NOMEM;
-  }
   if (!rc && a.annotate) {
-    rc = cli_schema_redirect_stdout("decode", a.output);
-    if (!rc)
-      rc = annotate(display_name(a.input), s, r, (const uint8_t *)data, len, arena,
-                    a.allow_trailing);
+    rc = cli_annotate(&a, s, &o, (const uint8_t *)data, len);
   } else if (!rc) {
-    rc = decode_value(&a, s, has_removed, &o, r, (const uint8_t *)data, len, arena);
+    if (desert_reader_create(&o, &r))
+      rc = CLI_EXIT_NOMEM;
+    else
+      rc = decode_value(&a, s, has_removed, &o, r, (const uint8_t *)data, len, arena);
   }
   desert_reader_free(r);
   free(data);

@@ -34,7 +34,11 @@ void cli_value_path(char *out, size_t cap, size_t element, const char *path) {
 
 void cli_json_syntax_error(const char *cmd, const char *file, size_t line,
                            const desert_json_error *e) {
-  cli_error(cmd, "%s:%zu:%zu: not JSON: %s", file, line ? line : e->line, e->column, e->message);
+  /* The parser's nesting bound is the --max-depth of encode. */
+  bool depth = strncmp(e->message, "nesting deeper than ", 20) == 0;
+  cli_error(cmd, "%s:%zu:%zu: not JSON: %s%s%s%s", file, line ? line : e->line, e->column,
+            e->message, depth ? " (limit --max-depth " : "", depth ? e->message + 20 : "",
+            depth ? ")" : "");
 }
 
 /* Bytes a value of kind k always takes, 0 when it varies. */
@@ -129,4 +133,23 @@ void cli_input_ended_detail(char *out, size_t cap, const desert_type *root, cons
              "input ends at byte %zu of %zu while reading %s at offset %zu (%zu byte%s "
              "available from there; a file cut short, or data of another schema)",
              len, len, what, item, avail, avail == 1 ? "" : "s");
+}
+
+void cli_limit_why(char *out, size_t cap, desert_status st, const desert_type_error *terr,
+                   const desert_codec_limits *lim, const desert_options *o) {
+  const char *m = terr && terr->message[0] ? terr->message : desert_status_message(st);
+  if (st == DESERT_E_LIMIT && strstr(m, "number of values")) {
+    snprintf(out, cap, "more than %zu values (limit --max-values %zu)", lim->max_values,
+             lim->max_values);
+  } else if (st == DESERT_E_DEPTH) {
+    unsigned d = o && o->max_depth && o->max_depth < lim->max_depth ? o->max_depth : lim->max_depth;
+    snprintf(out, cap, "nesting deeper than %u (limit --max-depth %u)", d, d);
+  } else if (st == DESERT_E_LIMIT && o && !(terr && terr->message[0])) {
+    /* The reader's own bounds: strings, byte blocks and collections hold
+     * up to 2^31 by default; an inflated block is the one a file can pass. */
+    snprintf(out, cap, "%s (a reader limit: an inflated block may hold %zu bytes, "
+             "--max-decompressed N raises it)", m, o->max_decompressed);
+  } else {
+    snprintf(out, cap, "%s", m);
+  }
 }

@@ -12,8 +12,22 @@
 #include <string.h>
 #include <unistd.h>
 
+/* Largest --max-depth: the codec and the JSON parser recurse once per level. */
+#define CLI_MAX_DEPTH 10000u
+
 void cli_schema_help_options(FILE *out, bool decode) {
-  fprintf(out, "Options of docs/schema.md §8 (override the document's \"options\"):\n"
+  fprintf(out, "Limits (the defaults hold any valid input that fits in memory):\n"
+               "  --max-values N                 value nodes of one %s (default %zu + %zu per\n"
+               "                                 input byte)\n"
+               "  --max-depth N                  nesting of values (default %u)\n",
+          decode ? "decoded value" : "value", DESERT_JSON_DEFAULT_MAX_VALUES,
+          DESERT_JSON_DEFAULT_VALUES_PER_BYTE, DESERT_JSON_DEFAULT_MAX_DEPTH);
+  if (decode)
+    fprintf(out, "  --max-decompressed N           bytes of one inflated compressed block\n"
+                 "                                 (default %zu)\n",
+            DESERT_DEFAULT_MAX_DECOMPRESSED);
+  fprintf(out, "\n"
+               "Options of docs/schema.md §8 (override the document's \"options\"):\n"
                "  --scala-chars                  char values take 2 bytes (Scala)\n"
                "  --compression FLAVOUR          raw (default, desert-rust) or zlib (desert-scala)\n");
   if (decode)
@@ -43,6 +57,21 @@ static bool writer_only(const char *key, size_t n) {
 static bool reader_only(const char *key, size_t n) {
   return (n == 11 && strncmp(key, "strict_tags", n) == 0) ||
          (n == 13 && strncmp(key, "strict_varint", n) == 0);
+}
+
+/* A positive decimal count for a --max-* flag. */
+static bool parse_count(const char *v, size_t max, size_t *out) {
+  if (!v[0]) return false;
+  size_t n = 0;
+  for (const char *p = v; *p; p++) {
+    if (*p < '0' || *p > '9') return false;
+    size_t d = (size_t)(*p - '0');
+    if (n > (max - d) / 10) return false;
+    n = n * 10 + d;
+  }
+  if (n == 0) return false;
+  *out = n;
+  return true;
 }
 
 static bool parse_bool(const char *v, int *out) {
@@ -150,6 +179,25 @@ int cli_schema_parse_args(const char *cmd, int argc, char **argv, bool decode,
         cli_error(cmd, "invalid value '%s' for %s", val, s);
         return CLI_EXIT_USAGE;
       }
+    } else if (strcmp(s, "--max-values") == 0 || strcmp(s, "--max-depth") == 0 ||
+               strcmp(s, "--max-decompressed") == 0) {
+      bool depth = strcmp(s, "--max-depth") == 0, inflated = strcmp(s, "--max-decompressed") == 0;
+      if (inflated) ONLY(true, "it bounds inflated blocks, which only a decode reads");
+      NEEDS_VALUE();
+      size_t n = 0;
+      /* Nesting costs stack in the recursive codec and JSON parser: keep
+       * it well inside what a default 8 MiB stack holds. */
+      size_t max = depth ? CLI_MAX_DEPTH : SIZE_MAX;
+      if (!parse_count(val, max, &n)) {
+        cli_error(cmd, "invalid value '%s' for %s (a whole number from 1 to %zu)", val, s, max);
+        return CLI_EXIT_USAGE;
+      }
+      if (depth)
+        a->max_depth = (unsigned)n;
+      else if (inflated)
+        a->max_decompressed = n;
+      else
+        a->max_values = n;
     } else if (strcmp(s, "--option") == 0) {
       NEEDS_VALUE();
       size_t n = strcspn(val, "=");
@@ -287,6 +335,14 @@ int cli_schema_load(const char *cmd, const cli_schema_args *a, desert_value_aren
 
 void cli_schema_options(const desert_schema *s, const cli_schema_args *a, desert_options *o) {
   desert_schema_options_apply(&s->options, &a->options, o);
+  /* One nesting bound for the reader's records and the codec's values. */
+  o->max_depth = a->max_depth ? a->max_depth : DESERT_JSON_DEFAULT_MAX_DEPTH;
+  if (a->max_decompressed) o->max_decompressed = a->max_decompressed;
+}
+
+void cli_schema_limits(const cli_schema_args *a, size_t input_len, desert_codec_limits *out) {
+  desert_json_limits l = {a->max_values, a->max_depth, 0};
+  desert_json_limits_resolve(&l, input_len, out);
 }
 
 int cli_schema_put_line(const char *cmd, desert_json_buf *out) {

@@ -31,6 +31,9 @@ typedef struct cli_schema_args {
   bool annotate;                 /* decode --annotate */
   bool allow_trailing;           /* decode --allow-trailing: bytes after the value are no error */
   bool stream;                   /* --stream: the root collection element by element */
+  size_t max_values;             /* --max-values N (0: the JSON layer's default) */
+  unsigned max_depth;            /* --max-depth N (0: the JSON layer's default) */
+  size_t max_decompressed;       /* decode --max-decompressed N (0: the reader's default) */
   desert_schema_options options; /* -1 = not given on the command line */
 } cli_schema_args;
 
@@ -59,6 +62,22 @@ int cli_schema_load(const char *cmd, const cli_schema_args *a, desert_value_aren
 int cli_stream_encode(const cli_schema_args *a, const desert_schema *s);
 int cli_stream_decode(const cli_schema_args *a, const desert_schema *s);
 
+/* decode --annotate (tools/cli_annotate.c): the labelled hex dump, read
+ * through a streaming reader so that its memory does not grow with the
+ * input when the root is a list or set. data NULL: read a->input; else the
+ * bytes of --hex input. Returns a CLI_EXIT_* code. */
+int cli_annotate(const cli_schema_args *a, const desert_schema *s, const desert_options *o,
+                 const uint8_t *data, size_t len);
+/* "FILE: Kind at offset N: PATH: why" for a failed decode (tools/cli_decode.c);
+ * element != SIZE_MAX: the failure is inside element `element` of the root
+ * and root is that element's type; len: the input's length. */
+void cli_report_decode_error(const char *file, const desert_type *root, size_t element,
+                             const desert_type_error *terr, desert_status st, size_t len,
+                             const desert_codec_limits *lim, const desert_options *o);
+/* Bytes after the value: an error, or with allow a note (tools/cli_decode.c).
+ * Returns the exit code. */
+int cli_check_trailing(const char *file, size_t used, size_t len, bool allow);
+
 /* ---- messages (tools/cli_report.c) ------------------------------------------------ */
 
 /* The value path of every message: "$" for the root, "$.a.b[3]" below it;
@@ -78,7 +97,17 @@ void cli_input_ended_detail(char *out, size_t cap, const desert_type *root, cons
 /* Appends a newline to out and writes it to standard output. Returns
  * CLI_EXIT_OK, CLI_EXIT_NOMEM (out could not grow) or CLI_EXIT_IO. */
 int cli_schema_put_line(const char *cmd, desert_json_buf *out);
-/* The desert_options of the document's options overridden by the flags. */
+/* The desert_options of the document's options overridden by the flags
+ * (--max-depth and --max-decompressed included). */
 void cli_schema_options(const desert_schema *s, const cli_schema_args *a, desert_options *o);
+/* The codec limits of one decode or encode of input_len bytes: --max-values
+ * and --max-depth over the JSON layer's defaults (desert_json_limits). */
+void cli_schema_limits(const cli_schema_args *a, size_t input_len, desert_codec_limits *out);
+/* Why a decode or encode failed, for messages: a limit error names the
+ * limit, its value and the flag that raises it ("more than 1048576 values
+ * (limit --max-values 1048576)"); anything else is the codec's message or
+ * the status's. o: the reader's options (NULL for encode). */
+void cli_limit_why(char *out, size_t cap, desert_status st, const desert_type_error *terr,
+                   const desert_codec_limits *lim, const desert_options *o);
 
 #endif

@@ -56,10 +56,10 @@ static int status_exit(desert_status st) {
 /* One JSON line: parse, convert, write as element `index` of the root. */
 static int encode_line(const char *file, const desert_type *et, desert_writer *w,
                        desert_value_arena *va, const char *line, size_t len, size_t lineno,
-                       size_t index) {
+                       size_t index, const desert_codec_limits *lim) {
   desert_json *j = NULL;
   desert_json_error jerr;
-  if (desert_json_parse_ex(line, len, va, &j, &jerr)) {
+  if (desert_json_parse_depth(line, len, va, lim->max_depth, &j, &jerr)) {
     if (jerr.status == DESERT_E_NOMEM) {
       cli_error("encode", "out of memory parsing %s:%zu", file, lineno);
       return CLI_EXIT_NOMEM;
@@ -78,13 +78,13 @@ static int encode_line(const char *file, const desert_type *et, desert_writer *w
   }
   desert_type_error terr;
   desert_write_stream_item(w);
-  desert_status st = desert_type_encode(w, et, v, NULL, &terr);
+  desert_status st = desert_type_encode(w, et, v, lim, &terr);
   if (st) {
-    char path[300];
+    char path[300], why[300];
     cli_value_path(path, sizeof path, index, terr.path);
+    cli_limit_why(why, sizeof why, st, &terr, lim, NULL);
     cli_error("encode", "%s:%zu: %s: %s: %s", file, lineno,
-              st == DESERT_E_ARGUMENT ? "BadValue" : desert_status_kind(st), path,
-              terr.message[0] ? terr.message : desert_status_message(st));
+              st == DESERT_E_ARGUMENT ? "BadValue" : desert_status_kind(st), path, why);
     return status_exit(st);
   }
   return CLI_EXIT_OK;
@@ -114,6 +114,8 @@ int cli_stream_encode(const cli_schema_args *a, const desert_schema *s) {
   char *line = NULL;
   size_t cap = 0, lineno = 0, count = 0;
   if (!rc) desert_write_stream_begin(w);
+  desert_codec_limits lim;
+  cli_schema_limits(a, 0, &lim);
   while (!rc) {
     errno = 0;
     ssize_t n = getline(&line, &cap, in);
@@ -130,7 +132,7 @@ int cli_stream_encode(const cli_schema_args *a, const desert_schema *s) {
     size_t k = 0;
     while (k < len && (line[k] == ' ' || line[k] == '\t')) k++;
     if (k == len) continue; /* blank line */
-    rc = encode_line(name_of(a->input, false), et, w, va, line, len, lineno, count);
+    rc = encode_line(name_of(a->input, false), et, w, va, line, len, lineno, count, &lim);
     desert_value_arena_reset(va);
     count++;
   }
@@ -185,13 +187,21 @@ int cli_stream_decode(const cli_schema_args *a, const desert_schema *s) {
   int rc = desert_reader_create(&o, &r) || desert_value_arena_create(NULL, &va) ? CLI_EXIT_NOMEM
                                                                                 : CLI_EXIT_OK;
   if (!rc && desert_reader_begin_stream(r, desert_source_file(in), 0)) rc = CLI_EXIT_NOMEM;
+  /* Each element is marked: the window grows past the default high-water
+   * mark only for an element that large, which must be resident anyway. */
+  if (!rc) desert_reader_set_max_window(r, SIZE_MAX);
+  /* Per element: --max-values, else the codec's own default (the stream's
+   * length is not known up front). */
+  desert_codec_limits lim;
+  cli_schema_limits(a, 0, &lim);
+  if (!a->max_values) lim.max_values = (size_t)1 << 26;
   desert_seq seq = {false, 0, 0, 0};
   if (!rc) desert_read_seq_begin(r, &seq); /* a failure is reported below */
   const desert_type *root = desert_type_resolve(s->root);
   while (!rc && desert_read_seq_next(r, &seq)) {
     desert_value *v = NULL;
     desert_type_error terr;
-    desert_status st = desert_type_decode(r, et, va, NULL, &v, &terr);
+    desert_status st = desert_type_decode(r, et, va, &lim, &v, &terr);
     if (st) {
       char path[300], why[300];
       cli_value_path(path, sizeof path, seq.index - 1, terr.path);
@@ -202,7 +212,7 @@ int cli_stream_decode(const cli_schema_args *a, const desert_schema *s) {
           (terr.message[0] == '\0' || strstr(terr.message, "chunk") == NULL))
         cli_input_ended_detail(why, sizeof why, et, terr.path, terr.offset, (size_t)pos);
       else
-        snprintf(why, sizeof why, "%s", terr.message[0] ? terr.message : desert_status_message(st));
+        cli_limit_why(why, sizeof why, st, &terr, &lim, &o);
       cli_error("decode", "%s: %s at offset %zu: %s: %s", file, desert_status_kind(st),
                 terr.offset, path, why);
       rc = status_exit(st);
