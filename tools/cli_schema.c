@@ -13,15 +13,19 @@
 #include <unistd.h>
 
 /* Largest --max-depth: the codec and the JSON parser recurse once per level. */
-#define CLI_MAX_DEPTH 10000u
+#define CLI_MAX_DEPTH 2000u
 
 void cli_schema_help_options(FILE *out, bool decode) {
-  fprintf(out, "Limits (the defaults hold any valid input that fits in memory):\n"
-               "  --max-values N                 value nodes of one %s (default %zu + %zu per\n"
-               "                                 input byte)\n"
-               "  --max-depth N                  nesting of values (default %u)\n",
-          decode ? "decoded value" : "value", DESERT_JSON_DEFAULT_MAX_VALUES,
-          DESERT_JSON_DEFAULT_VALUES_PER_BYTE, DESERT_JSON_DEFAULT_MAX_DEPTH);
+  fprintf(out, "Limits (the defaults hold any valid input that fits in memory):\n");
+  if (decode)
+    fprintf(out, "  --max-values N                 value nodes of the decoded value (default\n"
+                 "                                 %zu + %zu per input byte)\n",
+            DESERT_JSON_DEFAULT_MAX_VALUES, DESERT_JSON_DEFAULT_VALUES_PER_BYTE);
+  else
+    fprintf(out, "  --max-values N                 accepted as for decode; JSON text holds no\n"
+                 "                                 more values than bytes, so encode needs none\n");
+  fprintf(out, "  --max-depth N                  nesting of values (default %u, at most %u)\n",
+          DESERT_JSON_DEFAULT_MAX_DEPTH, CLI_MAX_DEPTH);
   if (decode)
     fprintf(out, "  --max-decompressed N           bytes of one inflated compressed block\n"
                  "                                 (default %zu)\n",
