@@ -1,7 +1,7 @@
 /* bench/bench_kernels.c — kernel suite cases (see bench_kernels.h): bulk
  * big-endian arrays, varint runs, UTF-8 validation and transcoding, each
  * over BENCH_ROTATE variants of its input so caches and branch predictors
- * cannot learn a single buffer (BENCHMARKING.md §4.2). Inputs are checked
+ * cannot learn a single buffer. Inputs are checked
  * against the scalar table's output once, in setup.
  * SPDX-License-Identifier: MIT */
 #include "bench_kernels.h"

@@ -1,7 +1,7 @@
 /* bench/bench_kernels.h — the kernel suite as a C case table: each case
  * prepares rotated inputs for one size, runs one kernel of a given table
  * over the next input, and frees everything when the case ends (only the
- * running case's data is alive; BENCHMARKING.md §4).
+ * running case's data is alive).
  * SPDX-License-Identifier: MIT */
 #ifndef DESERT_BENCH_KERNELS_H
 #define DESERT_BENCH_KERNELS_H

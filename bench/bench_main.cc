@@ -3,7 +3,7 @@
 // once per runnable kernel table and size; the codec suite of
 // bench_codec.h: desert cases, workloads, peers and memcpy rows, per ISA
 // where kernels matter), and prints the dispatch facts first so no number
-// is ever labelled with an ISA that did not run (BENCHMARKING.md §4, §5).
+// is ever labelled with an ISA that did not run.
 //
 // Own flags (the rest goes to google-benchmark):
 //   --verify                    only check every row's output (all kernel

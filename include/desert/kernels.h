@@ -85,7 +85,7 @@ DESERT_API void desert_load_be16(uint16_t *dst, const void *src, size_t n);
 DESERT_API void desert_load_be32(uint32_t *dst, const void *src, size_t n);
 DESERT_API void desert_load_be64(uint64_t *dst, const void *src, size_t n);
 
-/* ---- varint runs (FORMAT.md §2) ------------------------------------------ */
+/* ---- varint runs (docs/format.md §3) ------------------------------------------ */
 #define DESERT_VAR32_MAX_BYTES 5 /* worst case: 5 * n bytes */
 
 /* Exact encoded size of n values. */

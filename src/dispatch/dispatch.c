@@ -3,7 +3,7 @@
  * dispatch queries of include/desert/kernels.h.
  * SPDX-License-Identifier: MIT
  *
- * Resolution (anchors.md §13.3):
+ * Resolution:
  *  1. automatic choice: the first of avx512, avx2, native neon, scalar that
  *     is compiled in and runnable. The AVX-512 table qualifies only when the
  *     CPU has F, BW, VL, VBMI and VBMI2 and the OS saves the opmask and ZMM
