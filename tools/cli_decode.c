@@ -133,17 +133,69 @@ static const char *display_name(const char *path) {
   return strcmp(path, "-") == 0 ? "standard input" : path;
 }
 
+/* A root list or set element by element: each element's values are
+ * dropped once its JSON is written, so the memory is the input and the
+ * output text, not a tree of the whole value. The JSON is the canonical
+ * text of the whole value ("[e0,e1,...]"). False when the root is not such
+ * a collection or anything fails: the caller then takes the whole-value
+ * path, which reports exactly what is wrong, as it always did. */
+static bool decode_elements(const desert_schema *s, desert_reader *r, const uint8_t *data,
+                            size_t len, desert_value_arena *arena,
+                            const desert_codec_limits *lim, desert_json_buf *out, size_t *used) {
+  const desert_type *root = desert_type_resolve(s->root);
+  if (!root || (root->kind != DESERT_TYPE_LIST && root->kind != DESERT_TYPE_SET) ||
+      (root->kind == DESERT_TYPE_LIST && root->u.coll.has_length))
+    return false;
+  if (desert_reader_begin(r, data, len)) return false;
+  const desert_type *et = root->u.coll.element;
+  /* The root is one level and one value node of the whole-value decode. */
+  desert_codec_limits elim = *lim;
+  elim.max_depth = lim->max_depth > 1 ? lim->max_depth - 1 : 1;
+  desert_seq seq = {false, 0, 0, 0};
+  if (desert_read_seq_begin(r, &seq)) return false;
+  desert_json_buf_put(out, "[", 1);
+  while (desert_read_seq_next(r, &seq)) {
+    if (seq.index >= lim->max_values) return false;
+    if (seq.index > 1) desert_json_buf_put(out, ",", 1);
+    desert_value *v = NULL;
+    desert_type_error terr;
+    if (desert_type_decode(r, et, arena, &elim, &v, &terr)) return false;
+    if (desert_json_write_value(out, et, v)) return false;
+    desert_value_arena_reset(arena);
+  }
+  if (desert_reader_status(r) || (seq.index == 0 && root->u.coll.non_empty)) return false;
+  desert_json_buf_put(out, "]", 1);
+  if (out->failed) return false;
+  *used = desert_reader_offset(r);
+  return true;
+}
+
 /* The whole-value decode: canonical JSON of the value, then a newline. */
 static int decode_value(const cli_schema_args *a, const desert_schema *s, bool has_removed,
                         const desert_options *o, desert_reader *r, const uint8_t *data,
                         size_t len, desert_value_arena *arena) {
   const char *file = display_name(a->input);
+  desert_codec_limits lim;
+  cli_schema_limits(a, len, &lim);
+  /* Header strings of the desert-scala <= 0.2.x form are found by
+   * re-encoding the whole value: only the whole-value path keeps it. */
+  if (!has_removed) {
+    desert_json_buf out = {0};
+    size_t used = 0;
+    if (decode_elements(s, r, data, len, arena, &lim, &out, &used)) {
+      int rc = cli_check_trailing(file, used, len, a->allow_trailing);
+      if (!rc) rc = cli_schema_redirect_stdout("decode", a->output);
+      if (!rc) rc = cli_schema_put_line("decode", &out);
+      desert_json_buf_free(&out);
+      return rc;
+    }
+    desert_json_buf_free(&out);
+    desert_value_arena_reset(arena);
+  }
   desert_status st = desert_reader_begin(r, data, len);
   desert_value *v = NULL;
   desert_type_error terr;
   memset(&terr, 0, sizeof terr);
-  desert_codec_limits lim;
-  cli_schema_limits(a, len, &lim);
   if (st) {
     terr.offset = desert_reader_error_offset(r);
   } else {
