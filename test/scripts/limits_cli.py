@@ -15,8 +15,9 @@ Checks, with inputs generated here:
     honest uncompressed length;
   * --annotate of an M MiB list (default 32) prints the last element's
     line; with --max-rss-mib, each child's peak RSS (os.wait4) is at most
-    N MiB for the annotate and the hostile inputs, and `desert encode` of
-    the 3,000,000-element JSON peaks at no more than 3x its size.
+    N MiB for the annotate and the hostile inputs, `desert encode` of the
+    3,000,000-element JSON peaks at no more than 3x its size, and its
+    decode at no more than the bytes plus the JSON plus 32 MiB.
 Exit 0 when everything holds; failures are listed on stderr.
 """
 import json
@@ -128,6 +129,10 @@ def main():
     check(code == 0, "decode 3M list: exit %d: %s" % (code, err))
     with open(P("list3m.out.json"), "rb") as f:
         check(json.loads(f.read()) == values, "decode 3M list: values differ")
+    if max_rss is not None:
+        # Element by element: the input and the JSON text, not a tree.
+        bound = (size + text_len) / 2**20 + 32
+        check(rss <= bound, "decode 3M list: peak RSS %.1f MiB above %.1f" % (rss, bound))
     print("decode of 3M-element list: peak RSS %.1f MiB" % rss)
 
     # 2. Limit messages and flags.
