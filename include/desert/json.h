@@ -189,8 +189,11 @@ DESERT_API desert_status desert_json_write_value(desert_json_buf *b, const deser
 
 /* Limits of one whole-value operation (desert_json_decode_ex,
  * desert_json_encode_ex): the caller's, not the layer's. A zero field takes
- * its default; every default lets any valid input whose value tree fits in
- * memory through, while a hostile input still fails early:
+ * its default. The defaults are sized for data, not for the conformance
+ * testee's requests: a valid input fails only if it nests deeper than 256,
+ * holds a big integer of more than 256 KiB, or has more than 16 value
+ * nodes per input byte beyond the first 1,048,576 (which only long runs of
+ * elements that take no bytes reach); a hostile input still fails early:
  *  - max_values: value nodes of one decoded tree. Default
  *    DESERT_JSON_DEFAULT_MAX_VALUES plus DESERT_JSON_DEFAULT_VALUES_PER_BYTE
  *    per input byte. A collection count is checked against the bytes left
@@ -207,8 +210,11 @@ DESERT_API desert_status desert_json_write_value(desert_json_buf *b, const deser
  * field that raises it ("more than 1048576 values (limit
  * desert_json_limits.max_values = 1048576)"). The reader's own limits
  * (desert_options: max_length, max_collection, max_depth, max_decompressed)
- * apply as well; their defaults hold any input of up to 2 GiB, except
- * max_decompressed (one inflated block, 64 MiB by default). */
+ * apply as well: strings and collections of up to 2^31, but records and
+ * enums nested at most DESERT_DEFAULT_MAX_DEPTH (128) deep and inflated
+ * blocks of at most 64 MiB unless the reader's options raise them (the
+ * desert tool sets the reader's max_depth to the same value as
+ * max_depth). */
 typedef struct desert_json_limits {
   size_t max_values;  /* decode: value nodes of one tree (0: default, grows with the input) */
   unsigned max_depth; /* nesting of values (0: DESERT_JSON_DEFAULT_MAX_DEPTH) */
