@@ -3,7 +3,7 @@
  * whether it is NEON emulated through SIMDe), which ISA's kernel fills each
  * slot of the active table and which slots the AVX-512 table owns, and
  * what became of DESERT_FORCE_ISA. Everything comes from
- * desert_dispatch_info_get() and desert_kernel_slot_isa().
+ * desert_dispatch_info_get(), desert_cpu_class_name() and desert_kernel_slot_isa().
  * SPDX-License-Identifier: MIT */
 #include "cli.h"
 
@@ -103,6 +103,8 @@ int cli_cmd_info(int argc, char **argv) {
     free(features);
   }
 
+  /* The class the kernel policy chose the active table's slots for. */
+  printf("%-18s %s\n", "CPU class:", desert_cpu_class_name());
   print_isa_set("compiled ISAs:", info.compiled_isas);
   print_isa_set("runnable ISAs:", info.runnable_isas);
   printf("%-18s %s\n", "active ISA:", desert_isa_name(info.active));
