@@ -18,7 +18,8 @@ from setuptools.command.build_ext import build_ext
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 SOURCES = [os.path.join("desert", "_ext", f) for f in
-           ("module.c", "schema.c", "to_python.c", "from_python.c", "stream.c")]
+           ("module.c", "schema.c", "to_python.c", "from_python.c", "direct.c",
+            "stream.c")]
 
 
 def pkg_config(*args):

@@ -162,3 +162,33 @@ def test_bounded_memory(tmp_path):
                 peak = max(peak, rss_mb())
     assert count == n and total == n * (n - 1) // 2
     assert peak - base < 48, (base, peak)
+
+
+BLOBS = {"desert_schema": 1, "root": {"type": "list", "element": "bytes"}}
+
+
+def test_max_window_bounds_one_element():
+    s = desert.Schema(BLOBS)
+    data = s.encode([b"a", b"x" * (1 << 20), b"b"])
+    with pytest.raises(desert.DecodeError) as e:
+        list(s.iter_decode(io.BytesIO(data), buffer_size=4096, max_window=1 << 16))
+    assert e.value.status == "DESERT_E_LIMIT" and e.value.path == "$[1]"
+    assert "max_window" in str(e.value)
+    assert list(s.iter_decode(io.BytesIO(data), buffer_size=4096, max_window=2 << 20)) == \
+        [b"a", b"x" * (1 << 20), b"b"]
+    with pytest.raises(ValueError):
+        s.iter_decode(io.BytesIO(data), max_window=0)
+
+
+def test_element_over_64_mib_needs_a_larger_max_window():
+    s = desert.Schema(BLOBS)
+    big = b"\x07" * ((64 << 20) + 4096)
+    data = s.encode([big])
+    with pytest.raises(desert.DecodeError) as e:  # the documented default: 64 MiB
+        list(s.iter_decode(io.BytesIO(data)))
+    assert e.value.status == "DESERT_E_LIMIT" and "max_window" in str(e.value)
+    got = list(s.iter_decode(io.BytesIO(data), max_window=128 << 20))
+    assert len(got) == 1 and got[0] == big
+    del got
+    got = list(s.iter_decode(io.BytesIO(data), max_window=1 << 62))  # effectively unbounded
+    assert got[0] == big

@@ -1,6 +1,7 @@
 /* python/desert/_ext/ext.h — shared declarations of the desert._desert
- * extension: the Schema object, the conversion contexts between desert_value
- * trees and Python objects, the exception helpers and the module-wide
+ * extension: the Schema object, the direct converters between bytes and
+ * Python objects, the conversion contexts between desert_value trees and
+ * Python objects, the exception helpers and the module-wide
  * Python objects (interned keys, decimal.Decimal, uuid.UUID) the converters
  * use. */
 #ifndef DESERT_PY_EXT_H
@@ -12,11 +13,10 @@
 #include <desert.h>
 #include <desert/json.h>
 
-/* Inputs at least this long are decoded without the GIL (smaller ones cost
- * less than the release/acquire pair). */
+/* Inputs at least this long are decoded again by the tree codec without the
+ * GIL when the direct path fails (smaller ones cost less than the
+ * release/acquire pair). */
 #define DZ_NOGIL_BYTES ((size_t)64 << 10)
-/* Value trees with at least this many nodes are encoded without the GIL. */
-#define DZ_NOGIL_NODES ((size_t)4096)
 /* Nesting bound of the Python <-> tree converters (the codec has its own). */
 #define DZ_MAX_DEPTH 200u
 /* Default node budget of one decode (Schema(max_values=...)): a list that
@@ -42,6 +42,15 @@ typedef struct dz_names {
   const desert_type *type; /* RECORD or ENUM node; NULL = empty slot */
   PyObject **names;        /* one interned str per field / constructor */
   size_t count;
+  /* RECORD: the record description built from the type's public fields and
+   * steps, its prepared plan (NULL: the direct converters hand the record
+   * to the tree codec), and per field the default of the last FieldAdded
+   * step naming it (NULL: none), as desert_type_set_seal derives them. */
+  desert_record_desc desc;
+  desert_field_desc *fdesc;
+  desert_evolution_step *steps;
+  desert_record_plan *plan;
+  const desert_value **added;
 } dz_names;
 
 typedef struct dz_schema {
@@ -69,12 +78,21 @@ int dz_to_python_init(void); /* imports the datetime C API; -1 with an exception
 /* Converts v under t; NULL with a Python exception set on failure. */
 PyObject *dz_to_python(const dz_schema *s, const desert_type *t, const desert_value *v);
 
+/* One field's value from its tree form (NULL / SOME for optional fields),
+ * for defaults and transient fields. */
+PyObject *dz_field_to_python(const dz_schema *s, const desert_type_field *f,
+                             const desert_value *fv, unsigned depth);
+/* dz_to_python starting at nesting depth (the direct decoder's subtrees). */
+PyObject *dz_to_python_at(const dz_schema *s, const desert_type *t, const desert_value *v,
+                          unsigned depth);
+/* f32/f64 bits as a float, or the {"fNN_bits": hex} dict of a NaN payload. */
+PyObject *dz_float_to_python(int is_f32, uint64_t bits);
+
 /* ---- Python -> tree (from_python.c) ---- */
 typedef struct dz_from_ctx {
   const dz_schema *s;
   desert_value_arena *arena;
   PyObject *keep;   /* list of temporaries the tree points into */
-  size_t nodes;     /* values made (to decide on releasing the GIL) */
   unsigned depth;
   int type_error;   /* the failure is a wrong Python type */
   desert_status status; /* the failure's status (DESERT_E_ARGUMENT unless said) */
@@ -84,10 +102,24 @@ typedef struct dz_from_ctx {
 } dz_from_ctx;
 
 int dz_from_python_init(void); /* imports the datetime C API; -1 with an exception */
-/* Fills out with the tree of obj under t. 0 on success; -1 on failure with
- * ctx->message / ctx->path set, or a Python exception pending. */
-int dz_from_python(dz_from_ctx *ctx, const desert_type *t, PyObject *obj, desert_value *out);
-/* Raises EncodeError / EncodeTypeError for a failed dz_from_python. */
+/* Resets the failure fields of ctx (path, message, status). */
+void dz_from_ctx_clear(dz_from_ctx *ctx);
+/* Fills out with the tree of obj under t: a subtree of a value being
+ * converted (the direct encoder's hand-off), from ctx's depth. 0 on
+ * success; -1 on failure with ctx->message / ctx->path set (the path
+ * relative to obj), or a Python exception pending. */
+int dz_from_python_sub(dz_from_ctx *ctx, const desert_type *t, PyObject *obj, desert_value *out);
+/* Record a failure in ctx: nesting too deep; a status with a message. -1. */
+int dz_fail_depth(dz_from_ctx *ctx);
+int dz_fail_status(dz_from_ctx *ctx, desert_status st, const char *message);
+/* Prepend ".name" / "[i]" to ctx->path while a failure unwinds. -1. */
+int dz_at_field(dz_from_ctx *ctx, const char *name);
+int dz_at_index(dz_from_ctx *ctx, size_t i);
+/* The same on any path buffer of capacity cap holding *len bytes. -1. */
+int dz_path_prepend(char *path, size_t cap, size_t *len, const char *s, size_t n);
+int dz_path_field(char *path, size_t cap, size_t *len, const char *name);
+int dz_path_index(char *path, size_t cap, size_t *len, size_t i);
+/* Raises EncodeError / EncodeTypeError for a failed conversion. */
 void dz_raise_from_failure(dz_from_ctx *ctx);
 
 /* ---- errors (module.c) ---- */
@@ -108,9 +140,35 @@ void dz_limits(const dz_schema *s, desert_codec_limits *lim);
 int dz_state_acquire(dz_schema *s, dz_state *st, int need_reader, int need_writer);
 void dz_state_release(dz_schema *s, dz_state *st);
 
+/* ---- direct conversion (direct.c) ---- */
+/* Writes obj under t straight into w (records, lists, maps, options,
+ * numbers, strings and bytes by hand; other kinds through a subtree of the
+ * tree codec). 0, or -1 with ctx's failure set (or a Python error) as
+ * dz_from_python_sub. ctx->arena and ctx->keep serve the subtrees. */
+int dz_encode_direct(dz_from_ctx *ctx, desert_writer *w, const desert_type *t, PyObject *obj);
+
+/* A failed direct decode: status, input offset, path ("" = the value
+ * itself, else ".a[2]"...) and message. */
+typedef struct dz_dec_failure {
+  desert_status status;
+  size_t offset;
+  size_t path_len;
+  char path[256];
+  char message[224];
+} dz_dec_failure;
+/* Reads a value of type t at r's position straight into Python objects.
+ * NULL on failure: a Python error is set, or (fail->status != DESERT_OK,
+ * no Python error) the input does not decode. max_values bounds the value
+ * nodes as the tree codec counts them; arena serves subtrees of kinds
+ * read through the tree codec (reset by the caller). */
+PyObject *dz_decode_direct(const dz_schema *s, desert_reader *r, desert_value_arena *arena,
+                           const desert_type *t, size_t max_values, dz_dec_failure *fail);
+
 /* ---- streaming (stream.c) ---- */
+/* max_window: None/NULL = DESERT_STREAM_DEFAULT_MAX_WINDOW, else an int >= 1
+ * (beyond Py_ssize_t: unbounded). */
 PyObject *dz_iter_decode(dz_schema *s, PyObject *fileobj, Py_ssize_t buffer_size,
-                         int allow_trailing);
+                         int allow_trailing, PyObject *max_window);
 PyObject *dz_iter_encode(dz_schema *s, PyObject *values, PyObject *fileobj,
                          Py_ssize_t buffer_size);
 

@@ -6,7 +6,9 @@
  * kept alive in ctx->keep until the encode is done. A failure records a
  * message and builds the value path ("$.a.b[2]") while it unwinds, at no
  * cost on success. Range checks beyond the Python types (dates, offsets,
- * non_empty, length) are left to desert_type_encode. */
+ * non_empty, length) are left to desert_type_encode. The direct encoder
+ * (direct.c) hands it the subtrees it does not write itself, and shares its
+ * failure and path helpers. */
 #include "ext.h"
 
 #include <datetime.h>
@@ -40,31 +42,39 @@ static int fail(dz_from_ctx *c, int type_error, desert_status st, const char *fm
   fail((c), 1, DESERT_E_ARGUMENT, "expected %s, got %.64s", (what), Py_TYPE(o)->tp_name)
 #define VALUE_FAIL(c, ...) fail((c), 0, DESERT_E_ARGUMENT, __VA_ARGS__)
 
-/* Prepends one path component while a failure unwinds. */
-static int prepend(dz_from_ctx *c, const char *s, size_t n) {
-  size_t cap = sizeof c->path - 1;
-  if (c->path_len + n > cap) n = c->path_len < cap ? cap - c->path_len : 0;
-  memmove(c->path + n, c->path, c->path_len);
-  memcpy(c->path, s, n);
-  c->path_len += n;
-  c->path[c->path_len] = '\0';
+/* Prepends one path component to path[0..*len) (capacity cap, kept
+ * NUL-terminated) while a failure unwinds. Returns -1. */
+int dz_path_prepend(char *path, size_t cap, size_t *len, const char *s, size_t n) {
+  cap -= 1;
+  if (*len + n > cap) n = *len < cap ? cap - *len : 0;
+  memmove(path + n, path, *len);
+  memcpy(path, s, n);
+  *len += n;
+  path[*len] = '\0';
   return -1;
 }
-static int at_field(dz_from_ctx *c, const char *name) {
+int dz_path_field(char *path, size_t cap, size_t *len, const char *name) {
   char buf[96];
   int n = snprintf(buf, sizeof buf, ".%s", name);
-  return prepend(c, buf, n < (int)sizeof buf ? (size_t)n : sizeof buf - 1);
+  return dz_path_prepend(path, cap, len, buf, n < (int)sizeof buf ? (size_t)n : sizeof buf - 1);
 }
-static int at_index(dz_from_ctx *c, size_t i) {
+int dz_path_index(char *path, size_t cap, size_t *len, size_t i) {
   char buf[32];
   int n = snprintf(buf, sizeof buf, "[%zu]", i);
-  return prepend(c, buf, (size_t)n);
+  return dz_path_prepend(path, cap, len, buf, (size_t)n);
 }
+int dz_at_field(dz_from_ctx *c, const char *name) {
+  return dz_path_field(c->path, sizeof c->path, &c->path_len, name);
+}
+int dz_at_index(dz_from_ctx *c, size_t i) {
+  return dz_path_index(c->path, sizeof c->path, &c->path_len, i);
+}
+#define at_field dz_at_field
+#define at_index dz_at_index
 
 static desert_value *vals(dz_from_ctx *c, size_t n) {
   desert_value *v = desert_value_arena_values(c->arena, n ? n : 1);
   if (!v) PyErr_NoMemory();
-  c->nodes += n;
   return v;
 }
 
@@ -732,7 +742,7 @@ static int conv_enum(dz_from_ctx *c, const desert_type *t, PyObject *o, desert_v
 static int conv(dz_from_ctx *c, const desert_type *t, PyObject *o, desert_value *out) {
   if (++c->depth > DZ_MAX_DEPTH) {
     c->depth--;
-    return fail(c, 0, DESERT_E_DEPTH, "value nested deeper than %u levels", DZ_MAX_DEPTH);
+    return dz_fail_depth(c);
   }
   int rc = -1;
   t = desert_type_resolve(t);
@@ -889,13 +899,27 @@ done:
   return rc;
 }
 
-int dz_from_python(dz_from_ctx *ctx, const desert_type *t, PyObject *obj, desert_value *out) {
+void dz_from_ctx_clear(dz_from_ctx *ctx) {
   ctx->path[0] = '\0';
   ctx->path_len = 0;
   ctx->message[0] = '\0';
   ctx->type_error = 0;
   ctx->status = DESERT_E_ARGUMENT;
+}
+
+int dz_from_python_sub(dz_from_ctx *ctx, const desert_type *t, PyObject *obj, desert_value *out) {
   return conv(ctx, t, obj, out);
+}
+
+int dz_fail_depth(dz_from_ctx *ctx) {
+  return fail(ctx, 0, DESERT_E_DEPTH, "value nested deeper than %u levels", DZ_MAX_DEPTH);
+}
+
+int dz_fail_status(dz_from_ctx *ctx, desert_status st, const char *message) {
+  snprintf(ctx->message, sizeof ctx->message, "%s", message);
+  ctx->type_error = 0;
+  ctx->status = st;
+  return -1;
 }
 
 void dz_raise_from_failure(dz_from_ctx *ctx) {

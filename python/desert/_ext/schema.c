@@ -1,9 +1,9 @@
 /* python/desert/_ext/schema.c — desert.Schema: loads a schema document
- * (desert_schema_load), keeps the interned field and constructor names, and
- * encodes and decodes whole values. Decoding runs the pure C part (bytes ->
- * desert_value tree) without the GIL for large inputs and converts the tree
- * to Python objects with it; encoding converts with the GIL and writes
- * without it for large trees. */
+ * (desert_schema_load), keeps the interned field and constructor names and
+ * the record plans, and encodes and decodes whole values through the direct
+ * converters (direct.c). A decode that fails there is decoded again by the
+ * tree codec (bytes -> desert_value tree, without the GIL for large inputs),
+ * whose error is the one raised. */
 #include "ext.h"
 
 #include <string.h>
@@ -35,6 +35,39 @@ const dz_names *dz_names_of(const dz_schema *s, const desert_type *t) {
   return NULL;
 }
 
+/* The record's description and plan from its public fields and steps, as
+ * desert_type_set_seal derives them; a description the library refuses
+ * gets no plan (the direct converters then use the tree codec for it). */
+static int build_plan(dz_names *e, const desert_type *t) {
+  size_t nf = t->u.record.field_count, ns = t->u.record.step_count;
+  e->fdesc = PyMem_Calloc(nf ? nf : 1, sizeof *e->fdesc);
+  e->steps = PyMem_Calloc(ns ? ns : 1, sizeof *e->steps);
+  e->added = PyMem_Calloc(nf ? nf : 1, sizeof *e->added);
+  if (!e->fdesc || !e->steps || !e->added) return PyErr_NoMemory(), -1;
+  for (size_t i = 0; i < nf; i++) {
+    e->fdesc[i].name = t->u.record.fields[i].name;
+    e->fdesc[i].flags = t->u.record.fields[i].flags;
+  }
+  for (size_t k = 0; k < ns; k++) {
+    const desert_type_step *st = &t->u.record.steps[k];
+    e->steps[k].kind = st->kind;
+    e->steps[k].field = st->field;
+    e->steps[k].has_default = st->kind == DESERT_STEP_FIELD_ADDED && st->default_value != NULL;
+    if (st->kind == DESERT_STEP_FIELD_ADDED)
+      for (size_t i = 0; i < nf; i++)
+        if (strcmp(t->u.record.fields[i].name, st->field) == 0) e->added[i] = st->default_value;
+  }
+  e->desc.name = t->name ? t->name : "record";
+  e->desc.fields = e->fdesc;
+  e->desc.field_count = nf;
+  e->desc.steps = ns ? e->steps : NULL;
+  e->desc.step_count = ns;
+  desert_status rc = desert_record_plan_create(&e->desc, NULL, &e->plan);
+  if (rc == DESERT_E_NOMEM) return PyErr_NoMemory(), -1;
+  if (rc) e->plan = NULL;
+  return 0;
+}
+
 static int build_names(dz_schema *s) {
   size_t n = desert_type_set_count(s->schema->set), cap = 16;
   while (cap < 2 * n + 2) cap *= 2;
@@ -58,6 +91,7 @@ static int build_names(dz_schema *s) {
       names[k] = PyUnicode_InternFromString(nm);
       if (!names[k]) return -1;
     }
+    if (t->kind == DESERT_TYPE_RECORD && build_plan(&s->names[slot], t) < 0) return -1;
   }
   return 0;
 }
@@ -174,6 +208,10 @@ static void schema_dealloc(PyObject *self_obj) {
     for (size_t k = 0; s->names[i].type && k < s->names[i].count; k++)
       Py_XDECREF(s->names[i].names[k]);
     PyMem_Free(s->names[i].names);
+    desert_record_plan_free(s->names[i].plan);
+    PyMem_Free(s->names[i].fdesc);
+    PyMem_Free(s->names[i].steps);
+    PyMem_Free(s->names[i].added);
   }
   PyMem_Free(s->names);
   desert_reader_free(s->reader);
@@ -216,12 +254,26 @@ static PyObject *schema_decode(PyObject *self_obj, PyObject *args, PyObject *kw)
     PyBuffer_Release(&view);
     return NULL;
   }
+  const desert_type *root = s->schema->root;
+  PyObject *result = NULL;
+  /* The direct path first; on a failure the tree path decodes the input
+   * again, so the error (status, offset, path, message) is exactly its. */
+  dz_dec_failure df;
+  desert_status rc = desert_reader_begin_inline(st.reader, view.buf, (size_t)view.len);
+  if (!rc) {
+    result = dz_decode_direct(s, st.reader, st.arena, root, s->max_values, &df);
+    if (!result && PyErr_Occurred()) goto done;
+    if (result) {
+      size_t used = desert_reader_offset(st.reader);
+      if (allow_trailing || used == (size_t)view.len) goto done;
+      Py_CLEAR(result);
+    }
+  }
+  desert_value_arena_reset(st.arena);
   desert_codec_limits lim;
   dz_limits(s, &lim);
   desert_type_error terr;
   desert_value *v = NULL;
-  desert_status rc;
-  const desert_type *root = s->schema->root;
   if ((size_t)view.len >= DZ_NOGIL_BYTES) {
     Py_BEGIN_ALLOW_THREADS
     rc = desert_reader_begin(st.reader, view.buf, (size_t)view.len);
@@ -231,7 +283,6 @@ static PyObject *schema_decode(PyObject *self_obj, PyObject *args, PyObject *kw)
     rc = desert_reader_begin(st.reader, view.buf, (size_t)view.len);
     if (!rc) rc = desert_type_decode(st.reader, root, st.arena, &lim, &v, &terr);
   }
-  PyObject *result = NULL;
   if (rc) {
     char path[300], msg[600];
     desert_type_error_json_path(&terr, path, sizeof path);
@@ -252,6 +303,7 @@ static PyObject *schema_decode(PyObject *self_obj, PyObject *args, PyObject *kw)
       result = dz_to_python(s, root, v);
     }
   }
+done:
   dz_state_release(s, &st);
   PyBuffer_Release(&view);
   return result;
@@ -272,31 +324,10 @@ static PyObject *schema_encode(PyObject *self_obj, PyObject *value) {
   ctx.arena = st.arena;
   ctx.keep = PyList_New(0);
   PyObject *result = NULL;
-  desert_value v;
-  memset(&v, 0, sizeof v);
   if (!ctx.keep) goto done;
-  if (dz_from_python(&ctx, s->schema->root, value, &v) < 0) {
-    dz_raise_from_failure(&ctx);
-    goto done;
-  }
-  desert_codec_limits lim;
-  dz_limits(s, &lim);
-  desert_type_error terr;
-  desert_status rc;
   desert_writer_reset(st.writer);
-  if (ctx.nodes >= DZ_NOGIL_NODES) {
-    Py_BEGIN_ALLOW_THREADS
-    rc = desert_type_encode(st.writer, s->schema->root, &v, &lim, &terr);
-    Py_END_ALLOW_THREADS
-  } else {
-    rc = desert_type_encode(st.writer, s->schema->root, &v, &lim, &terr);
-  }
-  if (rc) {
-    char path[300], msg[600];
-    desert_type_error_json_path(&terr, path, sizeof path);
-    snprintf(msg, sizeof msg, "%s: %s", path,
-             terr.message[0] ? terr.message : desert_status_message(rc));
-    dz_raise(dz.EncodeError, rc, 0, 0, path, msg);
+  if (dz_encode_direct(&ctx, st.writer, s->schema->root, value) < 0) {
+    dz_raise_from_failure(&ctx);
     goto done;
   }
   size_t len;
@@ -309,20 +340,24 @@ done:
 }
 
 PyDoc_STRVAR(iter_decode_doc,
-             "iter_decode(fileobj, buffer_size=0, allow_trailing=False) -> iterator\n\n"
+             "iter_decode(fileobj, buffer_size=0, allow_trailing=False, max_window=None)\n"
+             "-> iterator\n\n"
              "Streams the elements of a list (or set) root from a binary file object\n"
-             "(readinto or read), one element at a time, in bounded memory.");
+             "(readinto or read), one element at a time, in bounded memory. max_window\n"
+             "bounds the bytes one element may span (default 64 MiB; None = default;\n"
+             "a larger int for larger elements); an element beyond it raises\n"
+             "DecodeError (status DESERT_E_LIMIT) naming max_window.");
 
 static PyObject *schema_iter_decode(PyObject *self_obj, PyObject *args, PyObject *kw) {
-  static char *kwlist[] = {"fileobj", "buffer_size", "allow_trailing", NULL};
-  PyObject *f;
+  static char *kwlist[] = {"fileobj", "buffer_size", "allow_trailing", "max_window", NULL};
+  PyObject *f, *max_window = NULL;
   Py_ssize_t bs = 0;
   int allow_trailing = 0;
   if (!ready((dz_schema *)self_obj)) return NULL;
-  if (!PyArg_ParseTupleAndKeywords(args, kw, "O|np:iter_decode", kwlist, &f, &bs,
-                                   &allow_trailing))
+  if (!PyArg_ParseTupleAndKeywords(args, kw, "O|npO:iter_decode", kwlist, &f, &bs,
+                                   &allow_trailing, &max_window))
     return NULL;
-  return dz_iter_decode((dz_schema *)self_obj, f, bs, allow_trailing);
+  return dz_iter_decode((dz_schema *)self_obj, f, bs, allow_trailing, max_window);
 }
 
 PyDoc_STRVAR(iter_encode_doc,

@@ -31,6 +31,10 @@ typedef struct dz_decode_iter {
   const desert_type *elem;
   desert_seq seq;
   size_t buffer_size;
+  size_t max_window;   /* the reader's high-water mark (iter_decode's max_window) */
+  uint64_t delivered;  /* bytes the file object gave so far */
+  uint64_t elem_start; /* stream offset of the element being read */
+  int max_window_hit;
   int started, finished, allow_trailing;
   PyObject *pending_type, *pending_value, *pending_tb; /* the source's Python error */
 } dz_decode_iter;
@@ -61,6 +65,7 @@ static ptrdiff_t source_read(void *ctx, void *buf, size_t cap) {
         PyErr_SetString(PyExc_OSError, "readinto() returned None or a bad count");
       goto error;
     }
+    it->delivered += (uint64_t)n;
     return n;
   }
   PyObject *b = PyObject_CallFunction(it->read, "n", (Py_ssize_t)cap);
@@ -73,6 +78,7 @@ static ptrdiff_t source_read(void *ctx, void *buf, size_t cap) {
   n = PyBytes_GET_SIZE(b);
   memcpy(buf, PyBytes_AS_STRING(b), (size_t)n);
   Py_DECREF(b);
+  it->delivered += (uint64_t)n;
   return n;
 error:
   if (!it->pending_type) PyErr_Fetch(&it->pending_type, &it->pending_value, &it->pending_tb);
@@ -102,6 +108,25 @@ static PyObject *iter_fail(dz_decode_iter *it, desert_status rc, const desert_ty
   return dz_raise(dz.DecodeError, rc, 1, off, path, msg);
 }
 
+/* A failed element (dz_decode_direct): path "$[i]..." and the message the
+ * tree path words the same way. */
+static PyObject *iter_fail_direct(dz_decode_iter *it, const dz_dec_failure *df) {
+  it->finished = 1;
+  if (it->pending_type) return iter_fail(it, df->status, NULL);
+  char path[300], msg[700];
+  snprintf(path, sizeof path, "$[%zu]%s", it->seq.index ? it->seq.index - 1 : 0, df->path);
+  if (df->status == DESERT_E_LIMIT && it->max_window_hit) {
+    snprintf(msg, sizeof msg,
+             "%s at offset %zu (%s): an element is larger than iter_decode's max_window (%zu "
+             "bytes); pass a larger max_window=", desert_status_kind(df->status), df->offset, path,
+             it->max_window);
+  } else {
+    snprintf(msg, sizeof msg, "%s at offset %zu (%s): %s", desert_status_kind(df->status),
+             df->offset, path, df->message[0] ? df->message : desert_status_message(df->status));
+  }
+  return dz_raise(dz.DecodeError, df->status, 1, df->offset, path, msg);
+}
+
 static PyObject *iter_next(PyObject *self_obj) {
   dz_decode_iter *it = (dz_decode_iter *)self_obj;
   if (it->finished) return NULL;
@@ -110,6 +135,7 @@ static PyObject *iter_next(PyObject *self_obj) {
     it->started = 1;
     desert_source src = {source_read, it};
     rc = desert_reader_begin_stream(it->reader, src, it->buffer_size);
+    if (!rc) rc = desert_reader_set_max_window(it->reader, it->max_window);
     if (!rc) rc = desert_read_seq_begin(it->reader, &it->seq);
     if (rc) return iter_fail(it, rc, NULL);
   } else {
@@ -145,13 +171,16 @@ static PyObject *iter_next(PyObject *self_obj) {
     return NULL; /* StopIteration */
   }
   desert_value_arena_reset(it->arena);
-  desert_codec_limits lim;
-  dz_limits(it->schema, &lim);
-  desert_type_error terr;
-  desert_value *v = NULL;
-  rc = desert_type_decode(it->reader, it->elem, it->arena, &lim, &v, &terr);
-  if (rc) return iter_fail(it, rc, &terr);
-  return dz_to_python(it->schema, it->elem, v);
+  it->elem_start = desert_reader_offset(it->reader);
+  dz_dec_failure df;
+  PyObject *x = dz_decode_direct(it->schema, it->reader, it->arena, it->elem,
+                                 it->schema->max_values, &df);
+  if (x || PyErr_Occurred()) return x;
+  /* The window's limit, not a length or count limit: the element had
+   * already made the file object deliver about max_window bytes. */
+  it->max_window_hit = df.status == DESERT_E_LIMIT && !df.message[0] &&
+                       it->delivered - it->elem_start >= it->max_window / 2;
+  return iter_fail_direct(it, &df);
 }
 
 static void iter_dealloc(PyObject *self_obj) {
@@ -179,10 +208,21 @@ PyTypeObject dz_decode_iter_type = {
 };
 
 PyObject *dz_iter_decode(dz_schema *s, PyObject *fileobj, Py_ssize_t buffer_size,
-                         int allow_trailing) {
+                         int allow_trailing, PyObject *max_window) {
   const desert_type *root = list_root(s);
   if (!root) return NULL;
   if (buffer_size < 0) return PyErr_Format(PyExc_ValueError, "buffer_size must be >= 0");
+  size_t mw = DESERT_STREAM_DEFAULT_MAX_WINDOW;
+  if (max_window && max_window != Py_None) {
+    Py_ssize_t m = PyNumber_AsSsize_t(max_window, PyExc_OverflowError);
+    if (m == -1 && PyErr_Occurred()) {
+      if (!PyErr_ExceptionMatches(PyExc_OverflowError)) return NULL;
+      PyErr_Clear();
+      m = PY_SSIZE_T_MAX;
+    }
+    if (m < 1) return PyErr_Format(PyExc_ValueError, "max_window must be >= 1 (or None)");
+    mw = (size_t)m;
+  }
   dz_decode_iter *it = PyObject_New(dz_decode_iter, &dz_decode_iter_type);
   if (!it) return NULL;
   memset((char *)it + sizeof(PyObject), 0, sizeof *it - sizeof(PyObject));
@@ -190,6 +230,7 @@ PyObject *dz_iter_decode(dz_schema *s, PyObject *fileobj, Py_ssize_t buffer_size
   it->file = Py_NewRef(fileobj);
   it->elem = root->u.coll.element;
   it->buffer_size = (size_t)buffer_size;
+  it->max_window = mw;
   it->allow_trailing = allow_trailing;
   if (PyObject_HasAttrString(fileobj, "readinto")) {
     it->readinto = PyObject_GetAttrString(fileobj, "readinto");
@@ -266,32 +307,25 @@ PyObject *dz_iter_encode(dz_schema *s, PyObject *values, PyObject *fileobj,
   desert_sink sink = {sink_write, &sc};
   desert_status rc = desert_writer_begin_stream(w, sink, (size_t)buffer_size);
   if (!rc) rc = known >= 0 ? desert_write_count(w, (size_t)known) : desert_write_stream_begin(w);
-  desert_codec_limits lim;
-  dz_limits(s, &lim);
-  desert_type_error terr;
-  memset(&terr, 0, sizeof terr);
   size_t count = 0;
   PyObject *item;
   while (!rc && (item = PyIter_Next(iter))) {
     desert_value_arena_reset(arena);
     ctx.keep = PyList_New(0);
-    desert_value v;
-    memset(&v, 0, sizeof v);
-    int bad = !ctx.keep || dz_from_python(&ctx, root->u.coll.element, item, &v) < 0;
+    if (known < 0 && ctx.keep) rc = desert_write_stream_item(w);
+    int bad = !ctx.keep || (!rc && dz_encode_direct(&ctx, w, root->u.coll.element, item) < 0);
     if (bad) {
-      if (ctx.keep) {
-        char idx[32];
-        int k = snprintf(idx, sizeof idx, "[%zu]", count);
-        memmove(ctx.path + k, ctx.path, strnlen(ctx.path, sizeof ctx.path - (size_t)k - 1) + 1);
-        memcpy(ctx.path, idx, (size_t)k);
+      if (sc.pending_type) { /* the file object's own error, while writing */
+        PyErr_Restore(sc.pending_type, sc.pending_value, sc.pending_tb);
+        sc.pending_type = sc.pending_value = sc.pending_tb = NULL;
+      } else if (ctx.keep) {
+        dz_path_index(ctx.path, sizeof ctx.path, &ctx.path_len, count);
         dz_raise_from_failure(&ctx);
       }
       Py_DECREF(item);
       Py_XDECREF(ctx.keep);
       goto done;
     }
-    if (known < 0) rc = desert_write_stream_item(w);
-    if (!rc) rc = desert_type_encode(w, root->u.coll.element, &v, &lim, &terr);
     Py_DECREF(item);
     Py_CLEAR(ctx.keep);
     count++;
@@ -318,13 +352,10 @@ PyObject *dz_iter_encode(dz_schema *s, PyObject *values, PyObject *fileobj,
     sc.pending_type = sc.pending_value = sc.pending_tb = NULL;
     goto done;
   }
-  if (rc) {
-    char path[300], msg[600];
-    char inner[260];
-    desert_type_error_json_path(&terr, inner, sizeof inner);
-    snprintf(path, sizeof path, "$[%zu]%s", count ? count - 1 : 0, inner[0] ? inner + 1 : "");
-    snprintf(msg, sizeof msg, "%s: %s", path,
-             terr.message[0] ? terr.message : desert_status_message(rc));
+  if (rc) { /* the count, a stream marker or the flush */
+    char path[40], msg[300];
+    snprintf(path, sizeof path, "$[%zu]", count ? count - 1 : 0);
+    snprintf(msg, sizeof msg, "%s: %s", path, desert_status_message(rc));
     dz_raise(dz.EncodeError, rc, 0, 0, path, msg);
     goto done;
   }

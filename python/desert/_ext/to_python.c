@@ -212,6 +212,21 @@ static PyObject *conv_bigint(const desert_value *v) {
   return _PyLong_FromByteArray((const unsigned char *)v->as.str.ptr, v->as.str.len, 0, 1);
 }
 
+PyObject *dz_field_to_python(const dz_schema *s, const desert_type_field *f,
+                             const desert_value *fv, unsigned depth) {
+  if (!(f->flags & DESERT_FIELD_OPTIONAL)) return conv(s, f->type, fv, depth + 1);
+  if (fv->kind == DESERT_VALUE_NULL) return Py_NewRef(Py_None);
+  if (fv->kind != DESERT_VALUE_SOME) return bad_tree("optional field");
+  PyObject *x = conv(s, f->type, fv->as.child, depth + 1);
+  if (x && desert_type_nullable(f->type)) {
+    PyObject *w = PyDict_New();
+    if (w && PyDict_SetItem(w, dz.k_some, x) < 0) Py_CLEAR(w);
+    Py_DECREF(x);
+    x = w;
+  }
+  return x;
+}
+
 /* The fields of a record into dict d (which may already hold "$case"). */
 static int fill_record(const dz_schema *s, const desert_type *rt, const desert_value *v,
                        PyObject *d, unsigned depth) {
@@ -222,27 +237,7 @@ static int fill_record(const dz_schema *s, const desert_type *rt, const desert_v
     return -1;
   }
   for (size_t i = 0; i < n; i++) {
-    const desert_type_field *f = &rt->u.record.fields[i];
-    const desert_value *fv = &v->as.seq.items[i];
-    PyObject *x;
-    if (f->flags & DESERT_FIELD_OPTIONAL) {
-      if (fv->kind == DESERT_VALUE_NULL) {
-        x = Py_NewRef(Py_None);
-      } else if (fv->kind == DESERT_VALUE_SOME) {
-        x = conv(s, f->type, fv->as.child, depth + 1);
-        if (x && desert_type_nullable(f->type)) {
-          PyObject *w = PyDict_New();
-          if (w && PyDict_SetItem(w, dz.k_some, x) < 0) Py_CLEAR(w);
-          Py_DECREF(x);
-          x = w;
-        }
-      } else {
-        bad_tree("optional field");
-        return -1;
-      }
-    } else {
-      x = conv(s, f->type, fv, depth + 1);
-    }
+    PyObject *x = dz_field_to_python(s, &rt->u.record.fields[i], &v->as.seq.items[i], depth);
     if (!x) return -1;
     int rc = PyDict_SetItem(d, nm->names[i], x);
     Py_DECREF(x);
@@ -522,3 +517,10 @@ int dz_to_python_init(void) {
 PyObject *dz_to_python(const dz_schema *s, const desert_type *t, const desert_value *v) {
   return conv(s, t, v, 0);
 }
+
+PyObject *dz_to_python_at(const dz_schema *s, const desert_type *t, const desert_value *v,
+                          unsigned depth) {
+  return conv(s, t, v, depth);
+}
+
+PyObject *dz_float_to_python(int is_f32, uint64_t bits) { return conv_float(is_f32, bits); }

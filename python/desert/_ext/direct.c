@@ -1,0 +1,819 @@
+/* python/desert/_ext/direct.c — schema-driven conversion straight between
+ * bytes and Python objects, without a desert_value tree in between: the
+ * decoder reads each item with the reader (inline fast paths of
+ * reader_inline.h) and makes its Python object at once; the encoder walks
+ * the Python value along the type and writes each item into the writer
+ * (writer_inline.h). Records (through a prepared plan built from the
+ * type's fields and steps), lists, sets, maps, options, numbers, strings
+ * and byte blocks are done here; any other kind (dates and times, UUIDs,
+ * decimals, enums, either/try, tuples, ...) and any Python object the
+ * encoder does not take as it is (a subclass, a generator, a Mapping, a
+ * wrong type) is one subtree through the tree codec (desert_type_decode +
+ * dz_to_python, dz_from_python + desert_type_encode), so the values,
+ * statuses, paths and messages are those of the tree path. */
+#include "ext.h"
+
+#include <math.h>
+#include <string.h>
+
+/* ---- decoding ------------------------------------------------------------------------------ */
+
+typedef struct dz_dec {
+  const dz_schema *s;
+  desert_reader *r;
+  desert_value_arena *arena;
+  size_t budget; /* value nodes left, charged as the tree codec charges them */
+  unsigned depth;
+  dz_dec_failure *f;
+} dz_dec;
+
+static PyObject *dec(dz_dec *c, const desert_type *t);
+
+/* The reader recorded a failure: its status and offset. */
+static PyObject *rfail(dz_dec *c) {
+  desert_status st = desert_reader_status(c->r);
+  c->f->status = st ? st : DESERT_E_STATE;
+  c->f->offset = desert_reader_error_offset(c->r);
+  c->f->message[0] = '\0';
+  return NULL;
+}
+
+/* A failure found here, at offset at. */
+static PyObject *dfail(dz_dec *c, desert_status st, size_t at, const char *message) {
+  desert_reader_fail(c->r, st, at);
+  c->f->status = desert_reader_status(c->r);
+  if (!c->f->status) c->f->status = st;
+  c->f->offset = at;
+  snprintf(c->f->message, sizeof c->f->message, "%s", message);
+  return NULL;
+}
+
+static int charge(dz_dec *c, size_t n) {
+  if (n > c->budget) {
+    dfail(c, DESERT_E_LIMIT, desert_reader_offset(c->r), "more than the allowed number of values");
+    return -1;
+  }
+  c->budget -= n;
+  return 0;
+}
+
+static PyObject *dpath_field(dz_dec *c, const char *name) {
+  dz_path_field(c->f->path, sizeof c->f->path, &c->f->path_len, name);
+  return NULL;
+}
+static PyObject *dpath_index(dz_dec *c, size_t i) {
+  dz_path_index(c->f->path, sizeof c->f->path, &c->f->path_len, i);
+  return NULL;
+}
+
+/* A subtree through the tree codec. */
+static PyObject *dec_tree(dz_dec *c, const desert_type *t) {
+  desert_codec_limits lim;
+  memset(&lim, 0, sizeof lim);
+  lim.max_depth = c->depth < DZ_MAX_DEPTH ? DZ_MAX_DEPTH - c->depth : 1;
+  lim.max_values = c->budget ? c->budget : 1;
+  desert_type_error terr;
+  desert_value *v = NULL;
+  desert_status rc = desert_type_decode(c->r, t, c->arena, &lim, &v, &terr);
+  if (rc) {
+    char p[260];
+    desert_type_error_json_path(&terr, p, sizeof p);
+    size_t n = strlen(p + 1);
+    if (n > sizeof c->f->path - 1) n = sizeof c->f->path - 1;
+    memcpy(c->f->path, p + 1, n);
+    c->f->path[n] = '\0';
+    c->f->path_len = n;
+    c->f->status = rc;
+    c->f->offset = terr.has_offset ? terr.offset : desert_reader_error_offset(c->r);
+    snprintf(c->f->message, sizeof c->f->message, "%s", terr.message);
+    return NULL;
+  }
+  if (charge(c, 1) < 0) return NULL;
+  return dz_to_python_at(c->s, t, v, c->depth);
+}
+
+/* Short ASCII strings recur (tags, enum-like names, keys of maps): the
+ * last str made for each of a thousand hash slots is handed out again
+ * instead of a new one (str is immutable; only its identity differs).
+ * A slot's key is the string's length and bytes packed in two words, so a
+ * hit needs no byte comparison. Touched with the GIL held only. */
+#define DZ_STR_CACHE 1024u
+#define DZ_STR_CACHE_MAX 16u
+static struct {
+  uint64_t a, b;
+  size_t n;
+  PyObject *s;
+} str_cache[DZ_STR_CACHE];
+
+static PyObject *new_ascii(const char *p, size_t n) {
+  PyObject *o = PyUnicode_New((Py_ssize_t)n, 127);
+  if (o) memcpy(PyUnicode_1BYTE_DATA(o), p, n);
+  return o;
+}
+
+/* A str from UTF-8 the reader validated (ASCII without a second look). */
+static PyObject *str_of(const char *p, size_t n) {
+  const unsigned char *u = (const unsigned char *)p;
+  if (n <= DZ_STR_CACHE_MAX) {
+    /* Two words that hold every byte (overlapping when n < 16). */
+    uint64_t a = 0, b = 0;
+    if (n >= 8) {
+      memcpy(&a, p, 8);
+      memcpy(&b, p + n - 8, 8);
+    } else if (n >= 4) {
+      uint32_t x, y;
+      memcpy(&x, p, 4);
+      memcpy(&y, p + n - 4, 4);
+      a = x, b = y;
+    } else if (n) {
+      a = (uint64_t)u[0] | (uint64_t)u[n / 2] << 8 | (uint64_t)u[n - 1] << 16;
+    }
+    if (((a | b) & 0x8080808080808080ull) == 0) {
+      uint64_t h = (a * 0x9E3779B97F4A7C15ull) ^ (b * 0xC2B2AE3D27D4EB4Full) ^ n;
+      size_t i = (size_t)(h >> 40) & (DZ_STR_CACHE - 1);
+      if (str_cache[i].s && str_cache[i].a == a && str_cache[i].b == b && str_cache[i].n == n)
+        return Py_NewRef(str_cache[i].s);
+      PyObject *o = new_ascii(p, n);
+      if (!o) return NULL;
+      str_cache[i].a = a, str_cache[i].b = b, str_cache[i].n = n;
+      Py_XSETREF(str_cache[i].s, Py_NewRef(o));
+      return o;
+    }
+    return PyUnicode_DecodeUTF8(p, (Py_ssize_t)n, NULL);
+  }
+  size_t i = 0;
+  while (i < n && u[i] < 0x80) i++;
+  if (i == n) return new_ascii(p, n);
+  return PyUnicode_DecodeUTF8(p, (Py_ssize_t)n, NULL);
+}
+
+/* The capacity the tree codec ends a collection of n items with (its
+ * charge): from min(n, 64) (known count) or 16, doubled until it holds n. */
+static size_t tree_cap(int known, size_t count, size_t n) {
+  size_t cap = known ? (count < 64 ? count : 64) : 16;
+  while (cap < n) cap = cap > SIZE_MAX / 2 ? n : cap * 2;
+  return cap;
+}
+
+static int coll_checks(dz_dec *c, const desert_type *t, const desert_seq *seq, size_t n) {
+  if (t->u.coll.non_empty && n == 0) {
+    dfail(c, DESERT_E_INVALID_VALUE, seq->offset, "empty collection for a non-empty type");
+    return -1;
+  }
+  if (t->kind == DESERT_TYPE_LIST && t->u.coll.has_length && n != t->u.coll.length) {
+    char m[96];
+    snprintf(m, sizeof m, "collection of %zu elements, expected %u", n, (unsigned)t->u.coll.length);
+    dfail(c, DESERT_E_INVALID_VALUE, seq->offset, m);
+    return -1;
+  }
+  return 0;
+}
+
+static PyObject *dec_list(dz_dec *c, const desert_type *t) {
+  desert_reader *r = c->r;
+  desert_seq seq;
+  if (desert_read_seq_begin(r, &seq)) return rfail(c);
+  /* Never trust a count for an allocation: at most 1024 slots up front. */
+  size_t pre = seq.known ? (seq.count < 1024 ? seq.count : 1024) : 0;
+  PyObject *list = PyList_New((Py_ssize_t)pre);
+  if (!list) return NULL;
+  size_t n = 0;
+  const desert_type *et = t->u.coll.element;
+  while (desert_read_seq_next_inline(r, &seq)) {
+    if (charge(c, 1) < 0) goto fail;
+    PyObject *x = dec(c, et);
+    if (!x) {
+      dpath_index(c, n);
+      goto fail;
+    }
+    if (n < pre) {
+      PyList_SET_ITEM(list, (Py_ssize_t)n, x);
+    } else {
+      int rc = PyList_Append(list, x);
+      Py_DECREF(x);
+      if (rc < 0) goto fail;
+    }
+    n++;
+  }
+  if (desert_reader_status(r)) {
+    rfail(c);
+    goto fail;
+  }
+  if (n < pre && PyList_SetSlice(list, (Py_ssize_t)n, (Py_ssize_t)pre, NULL) < 0) goto fail;
+  if (coll_checks(c, t, &seq, n) < 0) goto fail;
+  size_t cap = tree_cap(seq.known, seq.count, n);
+  if (cap > n && charge(c, cap - n) < 0) goto fail;
+  return list;
+fail:
+  Py_DECREF(list);
+  return NULL;
+}
+
+/* A map entry is a 2-tuple record (docs/format.md §6.4). */
+static int dec_entry(dz_dec *c, const desert_type *t, PyObject **k, PyObject **v) {
+  desert_record_reader rr;
+  desert_field_action act;
+  *k = *v = NULL;
+  if (charge(c, 2) < 0) return -1;
+  if (desert_record_read_begin_plan(c->r, desert_tuple_plan(2), &rr)) return rfail(c), -1;
+  for (size_t i = 0; i < 2; i++) {
+    if (desert_record_read_field(&rr, i, &act)) return rfail(c), dpath_index(c, i), -1;
+    if (act != DESERT_FIELD_READ) {
+      dfail(c, DESERT_E_STATE, desert_reader_offset(c->r), "unexpected field action");
+      return dpath_index(c, i), -1;
+    }
+    PyObject *x = dec(c, i ? t->u.coll.value : t->u.coll.element);
+    if (!x) return dpath_index(c, i), -1;
+    if (i) *v = x;
+    else *k = x;
+  }
+  if (desert_record_read_end(&rr)) return rfail(c), -1;
+  return 0;
+}
+
+/* A dict when every key hashes and no two are equal, else a list of (key,
+ * value) tuples in wire order (python/README.md). */
+static PyObject *dec_map(dz_dec *c, const desert_type *t) {
+  desert_reader *r = c->r;
+  desert_seq seq;
+  if (desert_read_seq_begin(r, &seq)) return rfail(c);
+  PyObject **kv = NULL, *result = NULL;
+  size_t n = 0, cap = 0;
+  while (desert_read_seq_next_inline(r, &seq)) {
+    if (charge(c, 1) < 0) goto done;
+    if (n == cap) {
+      size_t ncap = cap ? cap * 2 : 16;
+      PyObject **nkv = PyMem_Realloc(kv, ncap * 2 * sizeof *kv);
+      if (!nkv) {
+        PyErr_NoMemory();
+        goto done;
+      }
+      kv = nkv;
+      cap = ncap;
+    }
+    int rc = dec_entry(c, t, &kv[2 * n], &kv[2 * n + 1]);
+    if (rc < 0) {
+      Py_XDECREF(kv[2 * n]);
+      Py_XDECREF(kv[2 * n + 1]);
+      dpath_index(c, n);
+      goto done;
+    }
+    n++;
+  }
+  if (desert_reader_status(r)) {
+    rfail(c);
+    goto done;
+  }
+  if (coll_checks(c, t, &seq, n) < 0) goto done;
+  size_t tc = tree_cap(seq.known, seq.count, n);
+  if (tc > n && charge(c, tc - n) < 0) goto done;
+  PyObject *d = _PyDict_NewPresized((Py_ssize_t)n);
+  if (!d) goto done;
+  int fallback = 0;
+  for (size_t i = 0; i < n && !fallback; i++) {
+    if (PyDict_SetItem(d, kv[2 * i], kv[2 * i + 1]) < 0) {
+      if (!PyErr_ExceptionMatches(PyExc_TypeError)) {
+        Py_DECREF(d);
+        goto done;
+      }
+      PyErr_Clear(); /* an unhashable key */
+      fallback = 1;
+    } else if ((size_t)PyDict_GET_SIZE(d) != i + 1) {
+      fallback = 1; /* a duplicate key */
+    }
+  }
+  if (!fallback) {
+    result = d;
+    goto done;
+  }
+  Py_DECREF(d);
+  PyObject *list = PyList_New((Py_ssize_t)n);
+  for (size_t i = 0; list && i < n; i++) {
+    PyObject *pair = PyTuple_Pack(2, kv[2 * i], kv[2 * i + 1]);
+    if (!pair) Py_CLEAR(list);
+    else PyList_SET_ITEM(list, (Py_ssize_t)i, pair);
+  }
+  result = list;
+done:
+  for (size_t i = 0; i < 2 * n; i++) Py_DECREF(kv[i]);
+  PyMem_Free(kv);
+  return result;
+}
+
+static PyObject *dec_record(dz_dec *c, const desert_type *t, const dz_names *nm) {
+  desert_reader *r = c->r;
+  const size_t n = t->u.record.field_count;
+  if (charge(c, n) < 0) return NULL;
+  desert_record_reader rr;
+  if (desert_record_read_begin_plan(r, nm->plan, &rr)) return rfail(c);
+  PyObject *d = _PyDict_NewPresized((Py_ssize_t)n);
+  if (!d) return NULL;
+  for (size_t i = 0; i < n; i++) {
+    const desert_type_field *f = &t->u.record.fields[i];
+    desert_field_action act;
+    PyObject *x = NULL;
+    if (desert_record_read_field(&rr, i, &act)) {
+      rfail(c);
+      goto fail_field;
+    }
+    switch (act) {
+    case DESERT_FIELD_READ:
+      if (f->flags & DESERT_FIELD_OPTIONAL) {
+        if (charge(c, 1) < 0) goto fail_field;
+        x = dec(c, f->type);
+        if (x && desert_type_nullable(f->type)) {
+          PyObject *w = PyDict_New();
+          if (w && PyDict_SetItem(w, dz.k_some, x) < 0) Py_CLEAR(w);
+          Py_DECREF(x);
+          x = w;
+        }
+      } else {
+        x = dec(c, f->type);
+      }
+      break;
+    case DESERT_FIELD_NONE:
+      x = Py_NewRef(Py_None);
+      break;
+    case DESERT_FIELD_DEFAULT:
+      if (!nm->added[i]) {
+        dfail(c, DESERT_E_FIELD_MISSING, desert_reader_offset(r), f->name);
+        goto fail_field;
+      }
+      x = dz_field_to_python(c->s, f, nm->added[i], c->depth);
+      break;
+    case DESERT_FIELD_TRANSIENT:
+      if (!f->transient_default) {
+        dfail(c, DESERT_E_STATE, desert_reader_offset(r), "no transient default");
+        goto fail_field;
+      }
+      x = dz_field_to_python(c->s, f, f->transient_default, c->depth);
+      break;
+    default:
+      dfail(c, DESERT_E_STATE, desert_reader_offset(r), "unknown field action");
+      goto fail_field;
+    }
+    if (!x) goto fail_field;
+    int rc = PyDict_SetItem(d, nm->names[i], x);
+    Py_DECREF(x);
+    if (rc < 0) goto fail;
+    continue;
+  fail_field:
+    dpath_field(c, f->name);
+    goto fail;
+  }
+  if (desert_record_read_end(&rr)) {
+    rfail(c);
+    goto fail;
+  }
+  return d;
+fail:
+  Py_DECREF(d);
+  return NULL;
+}
+
+#define RD(T, READ, MAKE)               \
+  {                                     \
+    T v_;                               \
+    if (READ(r, &v_)) return rfail(c);  \
+    return MAKE(v_);                    \
+  }
+
+static PyObject *dec(dz_dec *c, const desert_type *t) {
+  desert_reader *r = c->r;
+  t = desert_type_resolve(t);
+  if (!t) return dfail(c, DESERT_E_ARGUMENT, desert_reader_offset(r), "unresolved type");
+  switch (t->kind) {
+  case DESERT_TYPE_BOOL:
+    RD(bool, desert_read_bool_inline, PyBool_FromLong)
+  case DESERT_TYPE_I8:
+    RD(int8_t, desert_read_i8_inline, PyLong_FromLong)
+  case DESERT_TYPE_I16:
+    RD(int16_t, desert_read_i16_inline, PyLong_FromLong)
+  case DESERT_TYPE_I32:
+    RD(int32_t, desert_read_i32_inline, PyLong_FromLong)
+  case DESERT_TYPE_I64:
+    RD(int64_t, desert_read_i64_inline, PyLong_FromLongLong)
+  case DESERT_TYPE_U8:
+    RD(uint8_t, desert_read_u8_inline, PyLong_FromLong)
+  case DESERT_TYPE_U16:
+    RD(uint16_t, desert_read_u16_inline, PyLong_FromLong)
+  case DESERT_TYPE_U32:
+    RD(uint32_t, desert_read_u32_inline, PyLong_FromUnsignedLong)
+  case DESERT_TYPE_U64:
+    RD(uint64_t, desert_read_u64_inline, PyLong_FromUnsignedLongLong)
+  case DESERT_TYPE_VAR_U32:
+    RD(uint32_t, desert_read_var_u32_inline, PyLong_FromUnsignedLong)
+  case DESERT_TYPE_VAR_I32:
+    RD(int32_t, desert_read_var_i32_inline, PyLong_FromLong)
+  case DESERT_TYPE_F64: {
+    double d;
+    if (desert_read_f64_inline(r, &d)) return rfail(c);
+    if (!isnan(d)) return PyFloat_FromDouble(d);
+    uint64_t bits;
+    memcpy(&bits, &d, 8);
+    return dz_float_to_python(0, bits);
+  }
+  case DESERT_TYPE_F32: {
+    uint32_t bits;
+    if (desert_read_u32_inline(r, &bits)) return rfail(c);
+    return dz_float_to_python(1, bits);
+  }
+  case DESERT_TYPE_UNIT:
+    Py_RETURN_NONE;
+  case DESERT_TYPE_STRING: {
+    desert_str s;
+    if (desert_read_string_inline(r, &s)) return rfail(c);
+    return str_of(s.ptr, s.len);
+  }
+  case DESERT_TYPE_DEDUP_STRING: {
+    desert_str s;
+    if (desert_read_dedup_string(r, &s)) return rfail(c);
+    return str_of(s.ptr, s.len);
+  }
+  case DESERT_TYPE_BYTES:
+    if (t->u.bytes.non_empty || t->u.bytes.has_length) return dec_tree(c, t);
+    {
+      desert_bytes b;
+      if (desert_read_bytes(r, &b)) return rfail(c);
+      return PyBytes_FromStringAndSize((const char *)b.ptr, (Py_ssize_t)b.len);
+    }
+  default:
+    break;
+  }
+  if (t->kind < DESERT_TYPE_LIST) return dec_tree(c, t);
+  const dz_names *nm = NULL;
+  if (t->kind == DESERT_TYPE_RECORD) {
+    nm = dz_names_of(c->s, t);
+    if (!nm) return NULL;
+    if (!nm->plan) return dec_tree(c, t);
+  }
+  if (t->kind != DESERT_TYPE_LIST && t->kind != DESERT_TYPE_SET && t->kind != DESERT_TYPE_MAP &&
+      t->kind != DESERT_TYPE_OPTION && t->kind != DESERT_TYPE_RECORD)
+    return dec_tree(c, t);
+  if (c->depth >= DZ_MAX_DEPTH) {
+    char m[64];
+    snprintf(m, sizeof m, "nesting deeper than %u", DZ_MAX_DEPTH);
+    return dfail(c, DESERT_E_DEPTH, desert_reader_offset(r), m);
+  }
+  c->depth++;
+  PyObject *x;
+  switch (t->kind) {
+  case DESERT_TYPE_LIST:
+  case DESERT_TYPE_SET:
+    x = dec_list(c, t);
+    break;
+  case DESERT_TYPE_MAP:
+    x = dec_map(c, t);
+    break;
+  case DESERT_TYPE_OPTION: {
+    bool some;
+    if (desert_read_option_inline(r, &some)) {
+      x = rfail(c);
+      break;
+    }
+    if (!some) {
+      x = Py_NewRef(Py_None);
+      break;
+    }
+    if (charge(c, 1) < 0) {
+      x = NULL;
+      break;
+    }
+    if (desert_type_nullable(t->u.inner)) {
+      PyObject *in = dec(c, t->u.inner);
+      if (!in) {
+        x = dpath_field(c, "some");
+        break;
+      }
+      x = PyDict_New();
+      if (x && PyDict_SetItem(x, dz.k_some, in) < 0) Py_CLEAR(x);
+      Py_DECREF(in);
+    } else {
+      x = dec(c, t->u.inner);
+    }
+    break;
+  }
+  default:
+    x = dec_record(c, t, nm);
+    break;
+  }
+  c->depth--;
+  return x;
+}
+
+PyObject *dz_decode_direct(const dz_schema *s, desert_reader *r, desert_value_arena *arena,
+                           const desert_type *t, size_t max_values, dz_dec_failure *fail) {
+  memset(fail, 0, offsetof(dz_dec_failure, path) + 1);
+  fail->message[0] = '\0';
+  dz_dec c = {s, r, arena, max_values, 0, fail};
+  if (charge(&c, 1) < 0) return NULL;
+  PyObject *x = dec(&c, t);
+  if (x && desert_reader_status(r)) { /* not expected: every read was checked */
+    Py_DECREF(x);
+    return rfail(&c);
+  }
+  return x;
+}
+
+/* ---- encoding ------------------------------------------------------------------------------ */
+
+static int enc(dz_from_ctx *c, desert_writer *w, const desert_type *t, PyObject *o);
+
+/* A writer failure (the writer recorded it). */
+static int wfail(dz_from_ctx *c, desert_writer *w) {
+  desert_status st = desert_writer_status(w);
+  if (!st) st = DESERT_E_STATE;
+  return dz_fail_status(c, st, desert_status_message(st));
+}
+
+/* A subtree through the tree converter and codec: its values, errors and
+ * messages are those of the tree path. */
+static int enc_tree(dz_from_ctx *c, desert_writer *w, const desert_type *t, PyObject *o) {
+  desert_value v;
+  memset(&v, 0, sizeof v);
+  unsigned depth = c->depth;
+  if (dz_from_python_sub(c, t, o, &v) < 0) return -1;
+  desert_codec_limits lim;
+  memset(&lim, 0, sizeof lim);
+  lim.max_depth = depth < DZ_MAX_DEPTH ? DZ_MAX_DEPTH - depth : 1;
+  desert_type_error terr;
+  desert_status rc = desert_type_encode(w, t, &v, &lim, &terr);
+  if (!rc) return 0;
+  char p[260];
+  desert_type_error_json_path(&terr, p, sizeof p);
+  dz_fail_status(c, rc, terr.message[0] ? terr.message : desert_status_message(rc));
+  size_t n = strlen(p + 1);
+  c->path_len = 0;
+  c->path[0] = '\0';
+  return dz_path_prepend(c->path, sizeof c->path, &c->path_len, p + 1, n);
+}
+
+/* enc_tree for the composite whose level is already counted. */
+static int enc_tree_here(dz_from_ctx *c, desert_writer *w, const desert_type *t, PyObject *o) {
+  c->depth--;
+  int rc = enc_tree(c, w, t, o);
+  c->depth++;
+  return rc;
+}
+
+static int enc_list(dz_from_ctx *c, desert_writer *w, const desert_type *t, PyObject *o) {
+  Py_ssize_t n = PySequence_Fast_GET_SIZE(o);
+  int unknown = t->u.coll.unknown_form;
+  if (unknown ? desert_write_stream_begin(w) : desert_write_count_inline(w, (size_t)n))
+    return wfail(c, w);
+  const desert_type *et = t->u.coll.element;
+  for (Py_ssize_t i = 0; i < n; i++) {
+    if (i >= PySequence_Fast_GET_SIZE(o)) /* user code shrank the list meanwhile */
+      return dz_fail_status(c, DESERT_E_ARGUMENT, "the list changed size while encoding");
+    if (unknown && desert_write_stream_item(w)) return wfail(c, w);
+    PyObject *x = Py_NewRef(PySequence_Fast_GET_ITEM(o, i));
+    int rc = enc(c, w, et, x);
+    Py_DECREF(x);
+    if (rc < 0) return dz_at_index(c, (size_t)i);
+  }
+  if (unknown && desert_write_stream_end(w)) return wfail(c, w);
+  return 0;
+}
+
+static int enc_map(dz_from_ctx *c, desert_writer *w, const desert_type *t, PyObject *o) {
+  Py_ssize_t n = PyDict_GET_SIZE(o), pos = 0, i = 0;
+  int unknown = t->u.coll.unknown_form;
+  if (unknown ? desert_write_stream_begin(w) : desert_write_count_inline(w, (size_t)n))
+    return wfail(c, w);
+  PyObject *k, *v;
+  while (i < n && PyDict_Next(o, &pos, &k, &v)) {
+    if (unknown && desert_write_stream_item(w)) return wfail(c, w);
+    desert_record_writer rw;
+    if (desert_record_write_begin_plan(w, desert_tuple_plan(2), &rw)) return wfail(c, w);
+    Py_INCREF(k);
+    Py_INCREF(v);
+    int rc = 0;
+    if (desert_record_write_field(&rw, 0)) rc = wfail(c, w);
+    if (!rc && enc(c, w, t->u.coll.element, k) < 0) rc = dz_at_index(c, 0);
+    if (!rc && desert_record_write_field(&rw, 1)) rc = wfail(c, w);
+    if (!rc && enc(c, w, t->u.coll.value, v) < 0) rc = dz_at_index(c, 1);
+    Py_DECREF(k);
+    Py_DECREF(v);
+    if (!rc && desert_record_write_end(&rw)) rc = wfail(c, w);
+    if (rc < 0) return dz_at_index(c, (size_t)i);
+    i++;
+  }
+  if (i != n || PyDict_GET_SIZE(o) != n)
+    return dz_fail_status(c, DESERT_E_ARGUMENT, "the dict changed size while encoding");
+  if (unknown && desert_write_stream_end(w)) return wfail(c, w);
+  return 0;
+}
+
+/* An Option<inner>: None, or the value (a nullable inner type's {"some": v}
+ * form goes through the tree path). */
+static int enc_option(dz_from_ctx *c, desert_writer *w, const desert_type *opt_t,
+                      const desert_type *inner, PyObject *o) {
+  if (o == Py_None) return desert_write_option_inline(w, false) ? wfail(c, w) : 0;
+  if (desert_type_nullable(inner)) {
+    if (opt_t) return enc_tree_here(c, w, opt_t, o);
+    /* an optional field of a nullable type: the tag, then {"some": v} */
+    PyObject *x = PyDict_CheckExact(o) && PyDict_GET_SIZE(o) == 1
+                      ? PyDict_GetItemWithError(o, dz.k_some) : NULL;
+    if (!x) {
+      if (PyErr_Occurred()) return -1;
+      return dz_fail_status(c, DESERT_E_ARGUMENT,
+                            "Some of a nullable type is written {\"some\": value}");
+    }
+    if (desert_write_option_inline(w, true)) return wfail(c, w);
+    return enc(c, w, inner, x) < 0 ? dz_at_field(c, "some") : 0;
+  }
+  if (desert_write_option_inline(w, true)) return wfail(c, w);
+  return enc(c, w, inner, o);
+}
+
+#define DZ_DIRECT_MAX_FIELDS 64
+
+static int enc_record(dz_from_ctx *c, desert_writer *w, const desert_type *t, PyObject *o,
+                      const dz_names *nm) {
+  const size_t nf = t->u.record.field_count;
+  PyObject *vals[DZ_DIRECT_MAX_FIELDS];
+  Py_ssize_t seen = 0;
+  /* Every field looked up first: a missing field or an unknown key sends
+   * the whole record, untouched, to the tree path for its error. */
+  for (size_t i = 0; i < nf; i++) {
+    PyObject *x = PyDict_GetItemWithError(o, nm->names[i]);
+    if (!x && PyErr_Occurred()) return -1;
+    vals[i] = x;
+    if (x) seen++;
+    unsigned fl = t->u.record.fields[i].flags;
+    if (!x && !(fl & (DESERT_FIELD_OPTIONAL | DESERT_FIELD_TRANSIENT)))
+      return enc_tree_here(c, w, t, o);
+  }
+  if (seen != PyDict_GET_SIZE(o)) return enc_tree_here(c, w, t, o);
+  for (size_t i = 0; i < nf; i++) Py_XINCREF(vals[i]);
+  desert_record_writer rw;
+  int rc = 0;
+  if (desert_record_write_begin_plan(w, nm->plan, &rw)) rc = wfail(c, w);
+  for (size_t i = 0; i < nf && !rc; i++) {
+    const desert_type_field *f = &t->u.record.fields[i];
+    if (f->flags & DESERT_FIELD_TRANSIENT) continue;
+    if (desert_record_write_field(&rw, i)) {
+      rc = wfail(c, w);
+    } else if (f->flags & DESERT_FIELD_OPTIONAL) {
+      rc = enc_option(c, w, NULL, f->type, vals[i] ? vals[i] : Py_None);
+    } else {
+      rc = enc(c, w, f->type, vals[i]);
+    }
+    if (rc < 0) dz_at_field(c, f->name);
+  }
+  if (!rc && desert_record_write_end(&rw)) rc = wfail(c, w);
+  for (size_t i = 0; i < nf; i++) Py_XDECREF(vals[i]);
+  return rc;
+}
+
+static int enc_option_type(dz_from_ctx *c, desert_writer *w, const desert_type *t, PyObject *o) {
+  return enc_option(c, w, t, t->u.inner, o);
+}
+
+/* A composite done here: one level around its components. */
+static int nested(dz_from_ctx *c, desert_writer *w, const desert_type *t, PyObject *o,
+                  int (*fn)(dz_from_ctx *, desert_writer *, const desert_type *, PyObject *)) {
+  c->depth++;
+  int rc = fn(c, w, t, o);
+  c->depth--;
+  return rc;
+}
+
+static int enc_inner(dz_from_ctx *c, desert_writer *w, const desert_type *t, PyObject *o) {
+  switch (t->kind) {
+  case DESERT_TYPE_BOOL:
+    if (o != Py_True && o != Py_False) break;
+    return desert_write_bool_inline(w, o == Py_True) ? wfail(c, w) : 0;
+  case DESERT_TYPE_I8:
+  case DESERT_TYPE_I16:
+  case DESERT_TYPE_I32:
+  case DESERT_TYPE_I64:
+  case DESERT_TYPE_VAR_I32:
+  case DESERT_TYPE_U8:
+  case DESERT_TYPE_U16:
+  case DESERT_TYPE_U32:
+  case DESERT_TYPE_VAR_U32: {
+    if (!PyLong_CheckExact(o)) break;
+    int overflow = 0;
+    long long v = PyLong_AsLongLongAndOverflow(o, &overflow);
+    if (overflow || (v == -1 && PyErr_Occurred())) {
+      PyErr_Clear();
+      break; /* out of range: the tree path says so */
+    }
+    desert_status st;
+    switch (t->kind) {
+    case DESERT_TYPE_I8:
+      if (v < INT8_MIN || v > INT8_MAX) return enc_tree(c, w, t, o);
+      st = desert_write_i8_inline(w, (int8_t)v);
+      break;
+    case DESERT_TYPE_I16:
+      if (v < INT16_MIN || v > INT16_MAX) return enc_tree(c, w, t, o);
+      st = desert_write_i16_inline(w, (int16_t)v);
+      break;
+    case DESERT_TYPE_I32:
+      if (v < INT32_MIN || v > INT32_MAX) return enc_tree(c, w, t, o);
+      st = desert_write_i32_inline(w, (int32_t)v);
+      break;
+    case DESERT_TYPE_VAR_I32:
+      if (v < INT32_MIN || v > INT32_MAX) return enc_tree(c, w, t, o);
+      st = desert_write_var_i32_inline(w, (int32_t)v);
+      break;
+    case DESERT_TYPE_I64:
+      st = desert_write_i64_inline(w, (int64_t)v);
+      break;
+    case DESERT_TYPE_U8:
+      if (v < 0 || v > UINT8_MAX) return enc_tree(c, w, t, o);
+      st = desert_write_u8_inline(w, (uint8_t)v);
+      break;
+    case DESERT_TYPE_U16:
+      if (v < 0 || v > UINT16_MAX) return enc_tree(c, w, t, o);
+      st = desert_write_u16_inline(w, (uint16_t)v);
+      break;
+    case DESERT_TYPE_U32:
+      if (v < 0 || v > UINT32_MAX) return enc_tree(c, w, t, o);
+      st = desert_write_u32_inline(w, (uint32_t)v);
+      break;
+    default: /* VAR_U32 */
+      if (v < 0 || v > UINT32_MAX) return enc_tree(c, w, t, o);
+      st = desert_write_var_u32_inline(w, (uint32_t)v);
+      break;
+    }
+    return st ? wfail(c, w) : 0;
+  }
+  case DESERT_TYPE_F64:
+    if (!PyFloat_CheckExact(o)) break;
+    return desert_write_f64_inline(w, PyFloat_AS_DOUBLE(o)) ? wfail(c, w) : 0;
+  case DESERT_TYPE_F32: {
+    if (!PyFloat_CheckExact(o)) break;
+    double d = PyFloat_AS_DOUBLE(o);
+    float f = (float)d;
+    if (isfinite(d) && !isfinite(f)) break; /* out of range: the tree path says so */
+    uint32_t bits;
+    memcpy(&bits, &f, 4);
+    return desert_write_u32_inline(w, bits) ? wfail(c, w) : 0;
+  }
+  case DESERT_TYPE_UNIT:
+    if (o != Py_None) break;
+    return 0;
+  case DESERT_TYPE_STRING:
+  case DESERT_TYPE_DEDUP_STRING: {
+    if (!PyUnicode_CheckExact(o)) break;
+    Py_ssize_t n;
+    const char *p = PyUnicode_AsUTF8AndSize(o, &n);
+    if (!p) { /* a lone surrogate: the tree path's error */
+      PyErr_Clear();
+      break;
+    }
+    desert_status st = t->kind == DESERT_TYPE_STRING
+                           ? desert_write_string_inline(w, p, (size_t)n)
+                           : desert_write_dedup_string(w, p, (size_t)n);
+    return st ? wfail(c, w) : 0;
+  }
+  case DESERT_TYPE_BYTES:
+    if (!PyBytes_CheckExact(o) || t->u.bytes.non_empty || t->u.bytes.has_length) break;
+    return desert_write_bytes(w, PyBytes_AS_STRING(o), (size_t)PyBytes_GET_SIZE(o)) ? wfail(c, w)
+                                                                                      : 0;
+  case DESERT_TYPE_LIST:
+  case DESERT_TYPE_SET:
+    if ((!PyList_CheckExact(o) && !PyTuple_CheckExact(o)) || t->u.coll.non_empty ||
+        t->u.coll.has_length)
+      break;
+    return nested(c, w, t, o, enc_list);
+  case DESERT_TYPE_MAP:
+    if (!PyDict_CheckExact(o) || t->u.coll.non_empty) break;
+    return nested(c, w, t, o, enc_map);
+  case DESERT_TYPE_OPTION:
+    return nested(c, w, t, o, enc_option_type);
+  case DESERT_TYPE_RECORD: {
+    if (!PyDict_CheckExact(o) || t->u.record.field_count > DZ_DIRECT_MAX_FIELDS) break;
+    const dz_names *nm = dz_names_of(c->s, t);
+    if (!nm) return -1;
+    if (!nm->plan) break;
+    c->depth++;
+    int rc = enc_record(c, w, t, o, nm);
+    c->depth--;
+    return rc;
+  }
+  default:
+    break;
+  }
+  return enc_tree(c, w, t, o);
+}
+
+static int enc(dz_from_ctx *c, desert_writer *w, const desert_type *t, PyObject *o) {
+  t = desert_type_resolve(t);
+  if (!t) {
+    PyErr_SetString(PyExc_SystemError, "desert: unresolved type");
+    return -1;
+  }
+  /* The tree converter counts every value's level (and fails past
+   * DZ_MAX_DEPTH); the composites done here count theirs around their
+   * components, and a subtree handed to it counts its own. */
+  if (c->depth >= DZ_MAX_DEPTH) return dz_fail_depth(c);
+  return enc_inner(c, w, t, o);
+}
+
+int dz_encode_direct(dz_from_ctx *ctx, desert_writer *w, const desert_type *t, PyObject *obj) {
+  dz_from_ctx_clear(ctx);
+  return enc(ctx, w, t, obj);
+}
