@@ -10,11 +10,14 @@ time from a descriptor: no protoc needed) and json on the same values:
   oplog_list    golden/oplog_list's entries repeated to 10,000 (desert only:
                 the values hold bytes, UUIDs and datetimes json cannot write).
 
-Prints the median of --rounds runs per row, in ms per pass and ns per record.
+Prints the median CPU time of --rounds rounds per row (all rows interleaved
+in each round, garbage collector off while timing), in ms per pass and ns
+per record, and the ratios to msgpack and json.
   /usr/bin/python3 python/bench/bench.py [--rounds 7] [--n 10000]
 (with the package installed, or PYTHONPATH pointing at a build of it).
 """
 import argparse
+import gc
 import json
 import os
 import statistics
@@ -38,14 +41,27 @@ def people(n):
              "tags": ["alpha", "beta-%d" % (i % 10), "gamma", "delta"]} for i in range(n)]
 
 
-def timeit(fn, rounds):
-    fn()  # warm
-    times = []
-    for _ in range(rounds):
-        t0 = time.perf_counter()
-        fn()
-        times.append(time.perf_counter() - t0)
-    return statistics.median(times)
+def measure(fns, rounds):
+    """Median CPU time (time.process_time) of each callable over `rounds`
+    rounds, the callables interleaved within each round so that every one
+    sees the same host load; the garbage collector is off while timing, as
+    timeit does (a collection would land on whichever call crosses its
+    threshold)."""
+    for fn in fns:
+        fn()  # warm
+    times = [[] for _ in fns]
+    enabled = gc.isenabled()
+    gc.disable()
+    try:
+        for _ in range(rounds):
+            for i, fn in enumerate(fns):
+                t0 = time.process_time()
+                fn()
+                times[i].append(time.process_time() - t0)
+    finally:
+        if enabled:
+            gc.enable()
+    return [statistics.median(t) for t in times]
 
 
 def protobuf_person():
@@ -81,10 +97,10 @@ def rows_for(n, rounds):
     lst = desert.Schema({"desert_schema": 1, "root": {"type": "list", "element": "Person"},
                          "definitions": {"Person": PERSON}})
     one = desert.Schema({"desert_schema": 1, "root": "Person", "definitions": {"Person": PERSON}})
-    rows = []
+    pending = []
 
     def add(case, impl, enc, dec, size):
-        rows.append((case, impl, timeit(enc, rounds), timeit(dec, rounds), size))
+        pending.append((case, impl, enc, dec, size))
 
     data = lst.encode(values)
     assert lst.decode(data) == values
@@ -132,7 +148,9 @@ def rows_for(n, rounds):
     od = ol.encode(oplog)
     assert ol.decode(od) == oplog
     add("oplog_list", "desert", lambda: ol.encode(oplog), lambda: ol.decode(od), len(od))
-    return rows
+    fns = [f for p in pending for f in (p[2], p[3])]
+    med = measure(fns, rounds)
+    return [(p[0], p[1], med[2 * i], med[2 * i + 1], p[4]) for i, p in enumerate(pending)]
 
 
 def main():
@@ -141,13 +159,22 @@ def main():
     ap.add_argument("--n", type=int, default=10000)
     a = ap.parse_args()
     rows = rows_for(a.n, a.rounds)
-    print("desert %s (libdesert %s), Python %s, %d records, median of %d rounds"
-          % (desert.__version__, desert.library_version(), sys.version.split()[0], a.n, a.rounds))
+    print("desert %s (libdesert %s), Python %s, %d records, median CPU time of %d "
+          "interleaved rounds" % (desert.__version__, desert.library_version(),
+                                  sys.version.split()[0], a.n, a.rounds))
     print("%-12s %-9s %10s %10s %10s %10s %9s" % ("case", "impl", "enc ms", "dec ms",
                                                   "enc ns/rec", "dec ns/rec", "bytes"))
     for case, impl, enc, dec, size in rows:
         print("%-12s %-9s %10.2f %10.2f %10.0f %10.0f %9d" % (
             case, impl, enc * 1e3, dec * 1e3, enc * 1e9 / a.n, dec * 1e9 / a.n, size))
+    by = {(r[0], r[1]): r for r in rows}
+    for case in ("person_list", "person_each"):
+        d = by.get((case, "desert"))
+        for other in ("msgpack", "json"):
+            o = by.get((case, other))
+            if d and o:
+                print("%-12s %s / desert: encode %.2fx, decode %.2fx"
+                      % (case, other, o[2] / d[2], o[3] / d[3]))
 
 
 if __name__ == "__main__":
