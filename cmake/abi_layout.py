@@ -126,6 +126,17 @@ def members(body, prefix):
     return out
 
 
+def expand_lists(body, text):
+    """An enum body built from an X-macro list (`DESERT_TYPE_KINDS(E)`, whose
+    entries are X(enumerator, ...)) as the enumerators it expands to."""
+    def expand(m):
+        d = re.search(r"^[ \t]*#[ \t]*define[ \t]+" + m.group(1) + r"\((\w+)\)(.*)$", text, re.M)
+        if not d:
+            return m.group(0)
+        return "".join(n + ", " for n in re.findall(r"\b" + d.group(1) + r"\(\s*(\w+)", d.group(2)))
+    return re.sub(r"\b(DESERT_\w+)\(\s*\w+\s*\)", expand, body)
+
+
 def parse_headers(include_dir):
     files = [os.path.join(include_dir, "desert.h")]
     sub = os.path.join(include_dir, "desert")
@@ -152,6 +163,7 @@ def parse_headers(include_dir):
             ob = m.end() - 1
             body = text[ob + 1:matching_brace(text, ob)]
             if kind == "enum":
+                body = expand_lists(body, joined)
                 names = [re.match(r"\s*(\w+)", e).group(1) for e in split_top(body, ",")]
                 enums.append((name, names))
             else:

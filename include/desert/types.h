@@ -86,64 +86,103 @@ extern "C" {
 
 /* ---- type kinds ------------------------------------------------------------ */
 
+/* Every type kind, once (X(kind, value, schema name, group, components) per
+ * kind), for code that walks them: the enum below, the kind names and the
+ * built-in nodes (src/types/types.c), the every-kind test
+ * (test/test_type_kinds.c). value is the enumerator's number, part of the ABI
+ * (cmake/abi-layout.txt): a new kind takes the next free number, an existing
+ * one never changes. group is BUILTIN (a leaf with a static node, docs/schema.md
+ * §3) or COMPOSITE (docs/schema.md §4–§7); components is the component count of
+ * a fixed-layout kind (desert_type_component_count), else 0.
+ *   char:        the session's char form (var_u32, or 2 bytes with scala_chars)
+ *   char16:      always one UTF-16 unit in 2 bytes
+ *   bytes:       u.bytes             compressed:  u.compressed
+ *   list, set:   u.coll (element)    map:         u.coll (element = key, value)
+ *   option:      u.inner             either:      u.alt (left, right)
+ *   try:         u.alt (left = failure, right = success)
+ *   tuple:       u.tuple             record:      u.record
+ *   enum:        u.enumeration
+ *   transparent: u.inner; name = the wrapper's name
+ *   ref:         u.inner = the target; name = the definition's name
+ * Every switch over kinds in src/types, src/json and tools/gen_c names every
+ * kind without a default arm and is compiled with -Wswitch-enum, so a kind
+ * added here fails the build until each of them handles it. */
+#define DESERT_TYPE_KINDS(X)                                              \
+  X(DESERT_TYPE_BOOL, 1, "bool", BUILTIN, 0)                              \
+  X(DESERT_TYPE_I8, 2, "i8", BUILTIN, 0)                                  \
+  X(DESERT_TYPE_I16, 3, "i16", BUILTIN, 0)                                \
+  X(DESERT_TYPE_I32, 4, "i32", BUILTIN, 0)                                \
+  X(DESERT_TYPE_I64, 5, "i64", BUILTIN, 0)                                \
+  X(DESERT_TYPE_U8, 6, "u8", BUILTIN, 0)                                  \
+  X(DESERT_TYPE_U16, 7, "u16", BUILTIN, 0)                                \
+  X(DESERT_TYPE_U32, 8, "u32", BUILTIN, 0)                                \
+  X(DESERT_TYPE_U64, 9, "u64", BUILTIN, 0)                                \
+  X(DESERT_TYPE_F32, 10, "f32", BUILTIN, 0)                               \
+  X(DESERT_TYPE_F64, 11, "f64", BUILTIN, 0)                               \
+  X(DESERT_TYPE_UNIT, 12, "unit", BUILTIN, 0)                             \
+  X(DESERT_TYPE_CHAR, 13, "char", BUILTIN, 0)                             \
+  X(DESERT_TYPE_CHAR16, 14, "char16", BUILTIN, 0)                         \
+  X(DESERT_TYPE_STRING, 15, "string", BUILTIN, 0)                         \
+  X(DESERT_TYPE_DEDUP_STRING, 16, "dedup_string", BUILTIN, 0)             \
+  X(DESERT_TYPE_VAR_U32, 17, "var_u32", BUILTIN, 0)                       \
+  X(DESERT_TYPE_VAR_I32, 18, "var_i32", BUILTIN, 0)                       \
+  X(DESERT_TYPE_BYTES, 19, "bytes", BUILTIN, 0)                           \
+  X(DESERT_TYPE_UUID, 20, "uuid", BUILTIN, 0)                             \
+  X(DESERT_TYPE_DURATION, 21, "duration", BUILTIN, 2)                     \
+  X(DESERT_TYPE_INSTANT, 22, "instant", BUILTIN, 2)                       \
+  X(DESERT_TYPE_BIGINT, 23, "bigint", BUILTIN, 0)                         \
+  X(DESERT_TYPE_BIGDECIMAL, 24, "bigdecimal", BUILTIN, 0)                 \
+  X(DESERT_TYPE_BIGDECIMAL_BINARY, 25, "bigdecimal_binary", BUILTIN, 2)   \
+  X(DESERT_TYPE_COMPRESSED, 26, "compressed", BUILTIN, 0)                 \
+  X(DESERT_TYPE_DAY_OF_WEEK, 27, "day_of_week", BUILTIN, 0)               \
+  X(DESERT_TYPE_MONTH, 28, "month", BUILTIN, 0)                           \
+  X(DESERT_TYPE_YEAR, 29, "year", BUILTIN, 0)                             \
+  X(DESERT_TYPE_MONTH_DAY, 30, "month_day", BUILTIN, 2)                   \
+  X(DESERT_TYPE_YEAR_MONTH, 31, "year_month", BUILTIN, 2)                 \
+  X(DESERT_TYPE_PERIOD, 32, "period", BUILTIN, 3)                         \
+  X(DESERT_TYPE_ZONE_OFFSET, 33, "zone_offset", BUILTIN, 0)               \
+  X(DESERT_TYPE_ZONE_ID, 34, "zone_id", BUILTIN, 0)                       \
+  X(DESERT_TYPE_LOCAL_DATE, 35, "local_date", BUILTIN, 3)                 \
+  X(DESERT_TYPE_LOCAL_TIME, 36, "local_time", BUILTIN, 4)                 \
+  X(DESERT_TYPE_LOCAL_DATE_TIME, 37, "local_date_time", BUILTIN, 7)       \
+  X(DESERT_TYPE_OFFSET_TIME, 38, "offset_time", BUILTIN, 5)               \
+  X(DESERT_TYPE_OFFSET_DATE_TIME, 39, "offset_date_time", BUILTIN, 8)     \
+  X(DESERT_TYPE_ZONED_DATE_TIME, 40, "zoned_date_time", BUILTIN, 9)       \
+  X(DESERT_TYPE_RUST_DATETIME_FIXED_OFFSET, 41, "rust_datetime_fixed_offset", BUILTIN, 8) \
+  X(DESERT_TYPE_RUST_DATETIME_TZ, 42, "rust_datetime_tz", BUILTIN, 8)     \
+  X(DESERT_TYPE_LIST, 43, "list", COMPOSITE, 0)                           \
+  X(DESERT_TYPE_SET, 44, "set", COMPOSITE, 0)                             \
+  X(DESERT_TYPE_MAP, 45, "map", COMPOSITE, 0)                             \
+  X(DESERT_TYPE_OPTION, 46, "option", COMPOSITE, 0)                       \
+  X(DESERT_TYPE_EITHER, 47, "either", COMPOSITE, 0)                       \
+  X(DESERT_TYPE_TRY, 48, "try", COMPOSITE, 0)                             \
+  X(DESERT_TYPE_TUPLE, 49, "tuple", COMPOSITE, 0)                         \
+  X(DESERT_TYPE_RECORD, 50, "record", COMPOSITE, 0)                       \
+  X(DESERT_TYPE_ENUM, 51, "enum", COMPOSITE, 0)                           \
+  X(DESERT_TYPE_TRANSPARENT, 52, "transparent", COMPOSITE, 0)             \
+  X(DESERT_TYPE_REF, 53, "ref", COMPOSITE, 0)
+
+#define DESERT_TYPE_ENUMERATOR_(kind, value, name, group, components) kind = value,
 typedef enum desert_type_kind {
-  /* built-ins (docs/schema.md §3) */
-  DESERT_TYPE_BOOL = 1,
-  DESERT_TYPE_I8,
-  DESERT_TYPE_I16,
-  DESERT_TYPE_I32,
-  DESERT_TYPE_I64,
-  DESERT_TYPE_U8,
-  DESERT_TYPE_U16,
-  DESERT_TYPE_U32,
-  DESERT_TYPE_U64,
-  DESERT_TYPE_F32,
-  DESERT_TYPE_F64,
-  DESERT_TYPE_UNIT,
-  DESERT_TYPE_CHAR,   /* the session's char form (var_u32, or 2 bytes with scala_chars) */
-  DESERT_TYPE_CHAR16, /* always one UTF-16 unit in 2 bytes */
-  DESERT_TYPE_STRING,
-  DESERT_TYPE_DEDUP_STRING,
-  DESERT_TYPE_VAR_U32,
-  DESERT_TYPE_VAR_I32,
-  DESERT_TYPE_BYTES, /* u.bytes */
-  DESERT_TYPE_UUID,
-  DESERT_TYPE_DURATION,
-  DESERT_TYPE_INSTANT,
-  DESERT_TYPE_BIGINT,
-  DESERT_TYPE_BIGDECIMAL,
-  DESERT_TYPE_BIGDECIMAL_BINARY,
-  DESERT_TYPE_COMPRESSED, /* u.compressed */
-  DESERT_TYPE_DAY_OF_WEEK,
-  DESERT_TYPE_MONTH,
-  DESERT_TYPE_YEAR,
-  DESERT_TYPE_MONTH_DAY,
-  DESERT_TYPE_YEAR_MONTH,
-  DESERT_TYPE_PERIOD,
-  DESERT_TYPE_ZONE_OFFSET,
-  DESERT_TYPE_ZONE_ID,
-  DESERT_TYPE_LOCAL_DATE,
-  DESERT_TYPE_LOCAL_TIME,
-  DESERT_TYPE_LOCAL_DATE_TIME,
-  DESERT_TYPE_OFFSET_TIME,
-  DESERT_TYPE_OFFSET_DATE_TIME,
-  DESERT_TYPE_ZONED_DATE_TIME,
-  DESERT_TYPE_RUST_DATETIME_FIXED_OFFSET,
-  DESERT_TYPE_RUST_DATETIME_TZ,
-  /* composites (docs/schema.md §4–§7) */
-  DESERT_TYPE_LIST,        /* u.coll (element) */
-  DESERT_TYPE_SET,         /* u.coll (element) */
-  DESERT_TYPE_MAP,         /* u.coll (element = key, value) */
-  DESERT_TYPE_OPTION,      /* u.inner */
-  DESERT_TYPE_EITHER,      /* u.alt (left, right) */
-  DESERT_TYPE_TRY,         /* u.alt (left = failure, right = success) */
-  DESERT_TYPE_TUPLE,       /* u.tuple */
-  DESERT_TYPE_RECORD,      /* u.record */
-  DESERT_TYPE_ENUM,        /* u.enumeration */
-  DESERT_TYPE_TRANSPARENT, /* u.inner; name = the wrapper's name */
-  DESERT_TYPE_REF,         /* u.inner = the target; name = the definition's name */
+  DESERT_TYPE_KINDS(DESERT_TYPE_ENUMERATOR_)
+  /* one past the highest kind: not a kind (switches over kinds list it with
+   * the out-of-range values) */
   DESERT_TYPE_KIND_COUNT_
 } desert_type_kind;
+#undef DESERT_TYPE_ENUMERATOR_
+
+/* DESERT_TYPE_CASES(BUILTIN) / DESERT_TYPE_CASES(COMPOSITE): the case labels
+ * of every kind of one group, for a switch that treats a whole group alike
+ * (the other group's kinds it still names one by one). */
+#define DESERT_TYPE_CASES(group) DESERT_TYPE_KINDS(DESERT_TYPE_CASE_IN_##group##_)
+#define DESERT_TYPE_CASE_IN_BUILTIN_(kind, value, name, group, components) \
+  DESERT_TYPE_CASE_##group##_IN_BUILTIN_(kind)
+#define DESERT_TYPE_CASE_IN_COMPOSITE_(kind, value, name, group, components) \
+  DESERT_TYPE_CASE_##group##_IN_COMPOSITE_(kind)
+#define DESERT_TYPE_CASE_BUILTIN_IN_BUILTIN_(kind)     case kind:
+#define DESERT_TYPE_CASE_COMPOSITE_IN_BUILTIN_(kind)
+#define DESERT_TYPE_CASE_BUILTIN_IN_COMPOSITE_(kind)
+#define DESERT_TYPE_CASE_COMPOSITE_IN_COMPOSITE_(kind) case kind:
 
 typedef struct desert_type desert_type;
 typedef struct desert_value desert_value;

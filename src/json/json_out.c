@@ -584,9 +584,12 @@ static desert_status write_value(desert_json_buf *b, const desert_type *t, const
     put_c(b, '}');
     return st;
   }
-  default:
-    return DESERT_E_ARGUMENT;
+  case DESERT_TYPE_TRANSPARENT: /* resolved above */
+  case DESERT_TYPE_REF:
+  case DESERT_TYPE_KIND_COUNT_:
+    break;
   }
+  return DESERT_E_ARGUMENT;
 }
 
 desert_status desert_json_write_value(desert_json_buf *b, const desert_type *t,

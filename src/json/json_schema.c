@@ -659,9 +659,10 @@ static const desert_type *parse_object_type(loader *L, const desert_json *obj,
     if (!(t->u.inner = sub_type(L, obj, "inner"))) return NULL;
     return t;
   }
-  default:
-    return lfail(L, "unsupported type");
+  DESERT_TYPE_CASES(BUILTIN) case DESERT_TYPE_REF: case DESERT_TYPE_KIND_COUNT_:
+    break;
   }
+  return lfail(L, "unsupported type");
 }
 
 static const desert_type *parse_type(loader *L, const desert_json *j, const char *def_name) {

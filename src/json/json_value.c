@@ -150,9 +150,18 @@ const desert_json_fixed *desert_json_fixed_of(desert_type_kind kind) {
     return &fx_rust_fixed;
   case DESERT_TYPE_RUST_DATETIME_TZ:
     return &fx_rust_tz;
-  default:
-    return NULL;
+  DESERT_TYPE_CASES(COMPOSITE) case DESERT_TYPE_BOOL: case DESERT_TYPE_I8: case DESERT_TYPE_I16:
+  case DESERT_TYPE_I32: case DESERT_TYPE_I64: case DESERT_TYPE_U8: case DESERT_TYPE_U16:
+  case DESERT_TYPE_U32: case DESERT_TYPE_U64: case DESERT_TYPE_F32: case DESERT_TYPE_F64:
+  case DESERT_TYPE_UNIT: case DESERT_TYPE_CHAR: case DESERT_TYPE_CHAR16: case DESERT_TYPE_STRING:
+  case DESERT_TYPE_DEDUP_STRING: case DESERT_TYPE_VAR_U32: case DESERT_TYPE_VAR_I32:
+  case DESERT_TYPE_BYTES: case DESERT_TYPE_UUID: case DESERT_TYPE_BIGINT:
+  case DESERT_TYPE_BIGDECIMAL: case DESERT_TYPE_COMPRESSED: case DESERT_TYPE_DAY_OF_WEEK:
+  case DESERT_TYPE_MONTH: case DESERT_TYPE_YEAR: case DESERT_TYPE_ZONE_OFFSET:
+  case DESERT_TYPE_ZONE_ID: case DESERT_TYPE_KIND_COUNT_:
+    break;
   }
+  return NULL;
 }
 
 int desert_json_days_in_month(int64_t year, int64_t month, bool year_known) {
@@ -256,9 +265,10 @@ static const char *jkind(const desert_json *j) {
     return "a string";
   case DESERT_JSON_ARRAY:
     return "an array";
-  default:
-    return "an object";
+  case DESERT_JSON_OBJECT:
+    break;
   }
+  return "an object";
 }
 
 /* ---- scalars ------------------------------------------------------------------------------------
@@ -307,6 +317,17 @@ static desert_status conv_int(convctx *cv, const desert_json *j, int64_t lo, int
   if (!ok || v < lo || v > hi)
     return BADV("integer %.40s out of range [%lld, %lld]", j->str, (long long)lo, (long long)hi);
   *out = v;
+  return DESERT_OK;
+}
+
+/* An integer kind's value: j within [lo, hi]. */
+static desert_status conv_signed(convctx *cv, const desert_json *j, int64_t lo, int64_t hi,
+                                 desert_value *out) {
+  int64_t i = 0;
+  desert_status st = conv_int(cv, j, lo, hi, &i);
+  if (st) return st;
+  out->kind = DESERT_VALUE_INT;
+  out->as.i = i;
   return DESERT_OK;
 }
 
@@ -557,14 +578,9 @@ static desert_status conv_fixed(convctx *cv, const desert_type *t, const desert_
     case DESERT_JSON_COMP_BIGINT:
       st = conv_bigint(cv, c, &items[i]);
       break;
-    default: {
-      int64_t v;
-      st = conv_int(cv, c, fx->lo[i], fx->hi[i], &v);
-      if (!st) {
-        items[i].kind = DESERT_VALUE_INT;
-        items[i].as.i = v;
-      }
-    }
+    case DESERT_JSON_COMP_INT:
+      st = conv_signed(cv, c, fx->lo[i], fx->hi[i], &items[i]);
+      break;
     }
     if (st) return st;
     pop_to(cv, old);
@@ -762,7 +778,6 @@ static desert_status conv(convctx *cv, const desert_type *t, const desert_json *
   if (!t) return BADV("unresolved type");
   if (cv->depth > 2 * DESERT_JSON_MAX_DEPTH) return BADV("value nested too deeply");
   memset(out, 0, sizeof *out);
-  int64_t i = 0;
   uint64_t u = 0;
   desert_status st;
   switch (t->kind) {
@@ -772,55 +787,22 @@ static desert_status conv(convctx *cv, const desert_type *t, const desert_json *
     out->as.b = j->b;
     return DESERT_OK;
   case DESERT_TYPE_I8:
+    return conv_signed(cv, j, INT8_MIN, INT8_MAX, out);
   case DESERT_TYPE_I16:
+    return conv_signed(cv, j, INT16_MIN, INT16_MAX, out);
   case DESERT_TYPE_I32:
-  case DESERT_TYPE_I64:
   case DESERT_TYPE_VAR_I32:
+    return conv_signed(cv, j, INT32_MIN, INT32_MAX, out);
+  case DESERT_TYPE_I64:
+    return conv_signed(cv, j, INT64_MIN, INT64_MAX, out);
   case DESERT_TYPE_DAY_OF_WEEK:
+    return conv_signed(cv, j, 1, 7, out);
   case DESERT_TYPE_MONTH:
+    return conv_signed(cv, j, 1, 12, out);
   case DESERT_TYPE_YEAR:
-  case DESERT_TYPE_ZONE_OFFSET: {
-    int64_t lo, hi;
-    switch (t->kind) {
-    case DESERT_TYPE_I8:
-      lo = INT8_MIN;
-      hi = INT8_MAX;
-      break;
-    case DESERT_TYPE_I16:
-      lo = INT16_MIN;
-      hi = INT16_MAX;
-      break;
-    case DESERT_TYPE_I64:
-      lo = INT64_MIN;
-      hi = INT64_MAX;
-      break;
-    case DESERT_TYPE_DAY_OF_WEEK:
-      lo = 1;
-      hi = 7;
-      break;
-    case DESERT_TYPE_MONTH:
-      lo = 1;
-      hi = 12;
-      break;
-    case DESERT_TYPE_YEAR:
-      lo = -Y;
-      hi = Y;
-      break;
-    case DESERT_TYPE_ZONE_OFFSET:
-      lo = -64800;
-      hi = 64800;
-      break;
-    default:
-      lo = INT32_MIN;
-      hi = INT32_MAX;
-      break;
-    }
-    st = conv_int(cv, j, lo, hi, &i);
-    if (st) return st;
-    out->kind = DESERT_VALUE_INT;
-    out->as.i = i;
-    return DESERT_OK;
-  }
+    return conv_signed(cv, j, -Y, Y, out);
+  case DESERT_TYPE_ZONE_OFFSET:
+    return conv_signed(cv, j, -64800, 64800, out);
   case DESERT_TYPE_U8:
   case DESERT_TYPE_U16:
   case DESERT_TYPE_U32:
@@ -917,10 +899,12 @@ static desert_status conv(convctx *cv, const desert_type *t, const desert_json *
   case DESERT_TYPE_RUST_DATETIME_FIXED_OFFSET:
   case DESERT_TYPE_RUST_DATETIME_TZ:
     return conv_fixed(cv, t, j, out);
-  default:
+  DESERT_TYPE_CASES(COMPOSITE) case DESERT_TYPE_KIND_COUNT_:
     break;
   }
+  if (!desert_type_kind_name(t->kind)) return BADV("unsupported type");
   cv->depth++;
+  st = DESERT_E_ARGUMENT; /* set by every case */
   switch (t->kind) {
   case DESERT_TYPE_LIST:
   case DESERT_TYPE_SET:
@@ -962,7 +946,8 @@ static desert_status conv(convctx *cv, const desert_type *t, const desert_json *
   case DESERT_TYPE_ENUM:
     st = conv_enum(cv, t, j, out);
     break;
-  default:
+  DESERT_TYPE_CASES(BUILTIN) case DESERT_TYPE_TRANSPARENT: case DESERT_TYPE_REF:
+  case DESERT_TYPE_KIND_COUNT_:
     st = BADV("unsupported type");
     break;
   }

@@ -10,115 +10,49 @@
 
 /* ---- built-ins ------------------------------------------------------------------ */
 
-static const char *const desert_types_kind_names[DESERT_TYPE_KIND_COUNT_] = {
-    [DESERT_TYPE_BOOL] = "bool",
-    [DESERT_TYPE_I8] = "i8",
-    [DESERT_TYPE_I16] = "i16",
-    [DESERT_TYPE_I32] = "i32",
-    [DESERT_TYPE_I64] = "i64",
-    [DESERT_TYPE_U8] = "u8",
-    [DESERT_TYPE_U16] = "u16",
-    [DESERT_TYPE_U32] = "u32",
-    [DESERT_TYPE_U64] = "u64",
-    [DESERT_TYPE_F32] = "f32",
-    [DESERT_TYPE_F64] = "f64",
-    [DESERT_TYPE_UNIT] = "unit",
-    [DESERT_TYPE_CHAR] = "char",
-    [DESERT_TYPE_CHAR16] = "char16",
-    [DESERT_TYPE_STRING] = "string",
-    [DESERT_TYPE_DEDUP_STRING] = "dedup_string",
-    [DESERT_TYPE_VAR_U32] = "var_u32",
-    [DESERT_TYPE_VAR_I32] = "var_i32",
-    [DESERT_TYPE_BYTES] = "bytes",
-    [DESERT_TYPE_UUID] = "uuid",
-    [DESERT_TYPE_DURATION] = "duration",
-    [DESERT_TYPE_INSTANT] = "instant",
-    [DESERT_TYPE_BIGINT] = "bigint",
-    [DESERT_TYPE_BIGDECIMAL] = "bigdecimal",
-    [DESERT_TYPE_BIGDECIMAL_BINARY] = "bigdecimal_binary",
-    [DESERT_TYPE_COMPRESSED] = "compressed",
-    [DESERT_TYPE_DAY_OF_WEEK] = "day_of_week",
-    [DESERT_TYPE_MONTH] = "month",
-    [DESERT_TYPE_YEAR] = "year",
-    [DESERT_TYPE_MONTH_DAY] = "month_day",
-    [DESERT_TYPE_YEAR_MONTH] = "year_month",
-    [DESERT_TYPE_PERIOD] = "period",
-    [DESERT_TYPE_ZONE_OFFSET] = "zone_offset",
-    [DESERT_TYPE_ZONE_ID] = "zone_id",
-    [DESERT_TYPE_LOCAL_DATE] = "local_date",
-    [DESERT_TYPE_LOCAL_TIME] = "local_time",
-    [DESERT_TYPE_LOCAL_DATE_TIME] = "local_date_time",
-    [DESERT_TYPE_OFFSET_TIME] = "offset_time",
-    [DESERT_TYPE_OFFSET_DATE_TIME] = "offset_date_time",
-    [DESERT_TYPE_ZONED_DATE_TIME] = "zoned_date_time",
-    [DESERT_TYPE_RUST_DATETIME_FIXED_OFFSET] = "rust_datetime_fixed_offset",
-    [DESERT_TYPE_RUST_DATETIME_TZ] = "rust_datetime_tz",
-    [DESERT_TYPE_LIST] = "list",
-    [DESERT_TYPE_SET] = "set",
-    [DESERT_TYPE_MAP] = "map",
-    [DESERT_TYPE_OPTION] = "option",
-    [DESERT_TYPE_EITHER] = "either",
-    [DESERT_TYPE_TRY] = "try",
-    [DESERT_TYPE_TUPLE] = "tuple",
-    [DESERT_TYPE_RECORD] = "record",
-    [DESERT_TYPE_ENUM] = "enum",
-    [DESERT_TYPE_TRANSPARENT] = "transparent",
-    [DESERT_TYPE_REF] = "ref",
-};
+/* The kind list has one entry per number from 1 up: a gap or a repeated
+ * number would leave a hole in (or override an entry of) the tables below. */
+#define DESERT_TYPES_ONE_(kind, value, name, group, components) +1
+_Static_assert(0 DESERT_TYPE_KINDS(DESERT_TYPES_ONE_) == DESERT_TYPE_KIND_COUNT_ - 1,
+               "DESERT_TYPE_KINDS numbers its kinds 1..n without gaps");
+#undef DESERT_TYPES_ONE_
 
-#define B(k) \
-  { .kind = (k) }
-static const desert_type desert_types_builtins[DESERT_TYPE_LIST] = {
-    [0] = {.kind = (desert_type_kind)0},
-    [DESERT_TYPE_BOOL] = B(DESERT_TYPE_BOOL),
-    [DESERT_TYPE_I8] = B(DESERT_TYPE_I8),
-    [DESERT_TYPE_I16] = B(DESERT_TYPE_I16),
-    [DESERT_TYPE_I32] = B(DESERT_TYPE_I32),
-    [DESERT_TYPE_I64] = B(DESERT_TYPE_I64),
-    [DESERT_TYPE_U8] = B(DESERT_TYPE_U8),
-    [DESERT_TYPE_U16] = B(DESERT_TYPE_U16),
-    [DESERT_TYPE_U32] = B(DESERT_TYPE_U32),
-    [DESERT_TYPE_U64] = B(DESERT_TYPE_U64),
-    [DESERT_TYPE_F32] = B(DESERT_TYPE_F32),
-    [DESERT_TYPE_F64] = B(DESERT_TYPE_F64),
-    [DESERT_TYPE_UNIT] = B(DESERT_TYPE_UNIT),
-    [DESERT_TYPE_CHAR] = B(DESERT_TYPE_CHAR),
-    [DESERT_TYPE_CHAR16] = B(DESERT_TYPE_CHAR16),
-    [DESERT_TYPE_STRING] = B(DESERT_TYPE_STRING),
-    [DESERT_TYPE_DEDUP_STRING] = B(DESERT_TYPE_DEDUP_STRING),
-    [DESERT_TYPE_VAR_U32] = B(DESERT_TYPE_VAR_U32),
-    [DESERT_TYPE_VAR_I32] = B(DESERT_TYPE_VAR_I32),
-    [DESERT_TYPE_BYTES] = B(DESERT_TYPE_BYTES),
-    [DESERT_TYPE_UUID] = B(DESERT_TYPE_UUID),
-    [DESERT_TYPE_DURATION] = B(DESERT_TYPE_DURATION),
-    [DESERT_TYPE_INSTANT] = B(DESERT_TYPE_INSTANT),
-    [DESERT_TYPE_BIGINT] = B(DESERT_TYPE_BIGINT),
-    [DESERT_TYPE_BIGDECIMAL] = B(DESERT_TYPE_BIGDECIMAL),
-    [DESERT_TYPE_BIGDECIMAL_BINARY] = B(DESERT_TYPE_BIGDECIMAL_BINARY),
-    [DESERT_TYPE_COMPRESSED] = {.kind = DESERT_TYPE_COMPRESSED,
-                                .u.compressed = {.flavour = -1, .level = -1}},
-    [DESERT_TYPE_DAY_OF_WEEK] = B(DESERT_TYPE_DAY_OF_WEEK),
-    [DESERT_TYPE_MONTH] = B(DESERT_TYPE_MONTH),
-    [DESERT_TYPE_YEAR] = B(DESERT_TYPE_YEAR),
-    [DESERT_TYPE_MONTH_DAY] = B(DESERT_TYPE_MONTH_DAY),
-    [DESERT_TYPE_YEAR_MONTH] = B(DESERT_TYPE_YEAR_MONTH),
-    [DESERT_TYPE_PERIOD] = B(DESERT_TYPE_PERIOD),
-    [DESERT_TYPE_ZONE_OFFSET] = B(DESERT_TYPE_ZONE_OFFSET),
-    [DESERT_TYPE_ZONE_ID] = B(DESERT_TYPE_ZONE_ID),
-    [DESERT_TYPE_LOCAL_DATE] = B(DESERT_TYPE_LOCAL_DATE),
-    [DESERT_TYPE_LOCAL_TIME] = B(DESERT_TYPE_LOCAL_TIME),
-    [DESERT_TYPE_LOCAL_DATE_TIME] = B(DESERT_TYPE_LOCAL_DATE_TIME),
-    [DESERT_TYPE_OFFSET_TIME] = B(DESERT_TYPE_OFFSET_TIME),
-    [DESERT_TYPE_OFFSET_DATE_TIME] = B(DESERT_TYPE_OFFSET_DATE_TIME),
-    [DESERT_TYPE_ZONED_DATE_TIME] = B(DESERT_TYPE_ZONED_DATE_TIME),
-    [DESERT_TYPE_RUST_DATETIME_FIXED_OFFSET] = B(DESERT_TYPE_RUST_DATETIME_FIXED_OFFSET),
-    [DESERT_TYPE_RUST_DATETIME_TZ] = B(DESERT_TYPE_RUST_DATETIME_TZ),
-};
-#undef B
+#define DESERT_TYPES_NAME_(kind, value, name, group, components) [kind] = name,
+static const char *const desert_types_kind_names[DESERT_TYPE_KIND_COUNT_] = {
+    DESERT_TYPE_KINDS(DESERT_TYPES_NAME_)};
+#undef DESERT_TYPES_NAME_
+
+#define DESERT_TYPES_COMPONENTS_(kind, value, name, group, components) [kind] = components,
+static const unsigned char desert_types_components[DESERT_TYPE_KIND_COUNT_] = {
+    DESERT_TYPE_KINDS(DESERT_TYPES_COMPONENTS_)};
+#undef DESERT_TYPES_COMPONENTS_
+
+/* The static node of every BUILTIN kind; COMPRESSED starts with the session
+ * flavour and the flavour's default level (-1, -1). */
+#define DESERT_TYPES_NODE_BUILTIN(k)                                                             \
+  [k] = {.kind = (k),                                                                            \
+         .u.compressed = {.flavour = (k) == DESERT_TYPE_COMPRESSED ? -1 : 0,                     \
+                          .level = (k) == DESERT_TYPE_COMPRESSED ? -1 : 0}},
+#define DESERT_TYPES_NODE_COMPOSITE(k)
+#define DESERT_TYPES_NODE_(kind, value, name, group, components) DESERT_TYPES_NODE_##group(kind)
+static const desert_type desert_types_builtins[DESERT_TYPE_KIND_COUNT_] = {
+    DESERT_TYPE_KINDS(DESERT_TYPES_NODE_)};
+#undef DESERT_TYPES_NODE_
+#undef DESERT_TYPES_NODE_COMPOSITE
+#undef DESERT_TYPES_NODE_BUILTIN
+
+/* 1 for the BUILTIN kinds. */
+#define DESERT_TYPES_IS_BUILTIN_BUILTIN 1
+#define DESERT_TYPES_IS_BUILTIN_COMPOSITE 0
+#define DESERT_TYPES_IS_BUILTIN_(kind, value, name, group, components)                           \
+  [kind] = DESERT_TYPES_IS_BUILTIN_##group,
+static const bool desert_types_is_builtin[DESERT_TYPE_KIND_COUNT_] = {
+    DESERT_TYPE_KINDS(DESERT_TYPES_IS_BUILTIN_)};
+#undef DESERT_TYPES_IS_BUILTIN_
 
 const desert_type *desert_type_builtin(desert_type_kind kind) {
-  if ((unsigned)kind == 0 || (unsigned)kind >= (unsigned)DESERT_TYPE_LIST) return NULL;
-  return &desert_types_builtins[kind];
+  if ((unsigned)kind == 0 || (unsigned)kind >= (unsigned)DESERT_TYPE_KIND_COUNT_) return NULL;
+  return desert_types_is_builtin[kind] ? &desert_types_builtins[kind] : NULL;
 }
 
 const char *desert_type_kind_name(desert_type_kind kind) {
@@ -142,31 +76,42 @@ bool desert_type_nullable(const desert_type *t) {
 }
 
 size_t desert_type_component_count(desert_type_kind kind) {
+  if ((unsigned)kind == 0 || (unsigned)kind >= (unsigned)DESERT_TYPE_KIND_COUNT_) return 0;
+  return desert_types_components[kind];
+}
+
+/* Width in bytes of a fixed-width number type, 0 for anything else. */
+size_t desert_types_fixed_width(desert_type_kind kind) {
   switch (kind) {
-  case DESERT_TYPE_DURATION:
-  case DESERT_TYPE_INSTANT:
-  case DESERT_TYPE_BIGDECIMAL_BINARY:
-  case DESERT_TYPE_MONTH_DAY:
-  case DESERT_TYPE_YEAR_MONTH:
+  case DESERT_TYPE_I8:
+  case DESERT_TYPE_U8:
+    return 1;
+  case DESERT_TYPE_I16:
+  case DESERT_TYPE_U16:
     return 2;
-  case DESERT_TYPE_PERIOD:
-  case DESERT_TYPE_LOCAL_DATE:
-    return 3;
-  case DESERT_TYPE_LOCAL_TIME:
+  case DESERT_TYPE_I32:
+  case DESERT_TYPE_U32:
+  case DESERT_TYPE_F32:
     return 4;
-  case DESERT_TYPE_OFFSET_TIME:
-    return 5;
-  case DESERT_TYPE_LOCAL_DATE_TIME:
-    return 7;
-  case DESERT_TYPE_OFFSET_DATE_TIME:
-  case DESERT_TYPE_RUST_DATETIME_FIXED_OFFSET:
-  case DESERT_TYPE_RUST_DATETIME_TZ:
+  case DESERT_TYPE_I64:
+  case DESERT_TYPE_U64:
+  case DESERT_TYPE_F64:
     return 8;
-  case DESERT_TYPE_ZONED_DATE_TIME:
-    return 9;
-  default:
-    return 0;
+  DESERT_TYPE_CASES(COMPOSITE) case DESERT_TYPE_BOOL: case DESERT_TYPE_UNIT: case DESERT_TYPE_CHAR:
+  case DESERT_TYPE_CHAR16: case DESERT_TYPE_STRING: case DESERT_TYPE_DEDUP_STRING:
+  case DESERT_TYPE_VAR_U32: case DESERT_TYPE_VAR_I32: case DESERT_TYPE_BYTES:
+  case DESERT_TYPE_UUID: case DESERT_TYPE_DURATION: case DESERT_TYPE_INSTANT:
+  case DESERT_TYPE_BIGINT: case DESERT_TYPE_BIGDECIMAL: case DESERT_TYPE_BIGDECIMAL_BINARY:
+  case DESERT_TYPE_COMPRESSED: case DESERT_TYPE_DAY_OF_WEEK: case DESERT_TYPE_MONTH:
+  case DESERT_TYPE_YEAR: case DESERT_TYPE_MONTH_DAY: case DESERT_TYPE_YEAR_MONTH:
+  case DESERT_TYPE_PERIOD: case DESERT_TYPE_ZONE_OFFSET: case DESERT_TYPE_ZONE_ID:
+  case DESERT_TYPE_LOCAL_DATE: case DESERT_TYPE_LOCAL_TIME: case DESERT_TYPE_LOCAL_DATE_TIME:
+  case DESERT_TYPE_OFFSET_TIME: case DESERT_TYPE_OFFSET_DATE_TIME:
+  case DESERT_TYPE_ZONED_DATE_TIME: case DESERT_TYPE_RUST_DATETIME_FIXED_OFFSET:
+  case DESERT_TYPE_RUST_DATETIME_TZ: case DESERT_TYPE_KIND_COUNT_:
+    break;
   }
+  return 0;
 }
 
 /* ---- value arenas -------------------------------------------------------------------- */
@@ -529,9 +474,25 @@ desert_status desert_type_set_seal(desert_type_set *s, char *msg, size_t cap) {
           t->u.compressed.level < -1 || t->u.compressed.level > 12)
         st = seal_fail(msg, cap, "compressed: bad flavour or level");
       break;
-    default:
+    case DESERT_TYPE_BOOL: case DESERT_TYPE_I8: case DESERT_TYPE_I16: case DESERT_TYPE_I32:
+    case DESERT_TYPE_I64: case DESERT_TYPE_U8: case DESERT_TYPE_U16: case DESERT_TYPE_U32:
+    case DESERT_TYPE_U64: case DESERT_TYPE_F32: case DESERT_TYPE_F64: case DESERT_TYPE_UNIT:
+    case DESERT_TYPE_CHAR: case DESERT_TYPE_CHAR16: case DESERT_TYPE_STRING:
+    case DESERT_TYPE_DEDUP_STRING: case DESERT_TYPE_VAR_U32: case DESERT_TYPE_VAR_I32:
+    case DESERT_TYPE_UUID: case DESERT_TYPE_DURATION: case DESERT_TYPE_INSTANT:
+    case DESERT_TYPE_BIGINT: case DESERT_TYPE_BIGDECIMAL: case DESERT_TYPE_BIGDECIMAL_BINARY:
+    case DESERT_TYPE_DAY_OF_WEEK: case DESERT_TYPE_MONTH: case DESERT_TYPE_YEAR:
+    case DESERT_TYPE_MONTH_DAY: case DESERT_TYPE_YEAR_MONTH: case DESERT_TYPE_PERIOD:
+    case DESERT_TYPE_ZONE_OFFSET: case DESERT_TYPE_ZONE_ID: case DESERT_TYPE_LOCAL_DATE:
+    case DESERT_TYPE_LOCAL_TIME: case DESERT_TYPE_LOCAL_DATE_TIME: case DESERT_TYPE_OFFSET_TIME:
+    case DESERT_TYPE_OFFSET_DATE_TIME: case DESERT_TYPE_ZONED_DATE_TIME:
+    case DESERT_TYPE_RUST_DATETIME_FIXED_OFFSET: case DESERT_TYPE_RUST_DATETIME_TZ:
       break;
+    case DESERT_TYPE_KIND_COUNT_:
+      break; /* not a kind: caught below */
     }
+    if (!st && !desert_type_kind_name(t->kind))
+      st = seal_fail(msg, cap, "node of unknown kind %u", (unsigned)t->kind);
     if (st) return st;
   }
   s->sealed = s->count;

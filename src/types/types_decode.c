@@ -380,9 +380,10 @@ static desert_status dec_builtin(desert_types_ctx *c, const desert_type *t, dese
     it[7].as.str.len = zone.len;
     return DESERT_OK;
   }
-  default:
-    return rfail(c, DESERT_E_ARGUMENT, at, "not a built-in type");
+  DESERT_TYPE_CASES(COMPOSITE) case DESERT_TYPE_KIND_COUNT_:
+    break;
   }
+  return rfail(c, DESERT_E_ARGUMENT, at, "not a built-in type");
 }
 
 /* ---- records, tuples, map entries ------------------------------------------------- */
@@ -490,28 +491,6 @@ static desert_status dec_enum(desert_types_ctx *c, const desert_type *t, desert_
 
 /* ---- collections -------------------------------------------------------------------- */
 
-/* Width in bytes of a fixed-width number type, 0 for anything else. */
-static size_t fixed_width(const desert_type *et) {
-  if (!et) return 0;
-  switch (et->kind) {
-  case DESERT_TYPE_I8:
-  case DESERT_TYPE_U8:
-    return 1;
-  case DESERT_TYPE_I16:
-  case DESERT_TYPE_U16:
-    return 2;
-  case DESERT_TYPE_I32:
-  case DESERT_TYPE_U32:
-  case DESERT_TYPE_F32:
-    return 4;
-  case DESERT_TYPE_I64:
-  case DESERT_TYPE_U64:
-  case DESERT_TYPE_F64:
-    return 8;
-  default:
-    return 0;
-  }
-}
 
 /* The item capacity the element-by-element path below ends with for a
  * known count n, if every allocation it makes fits the budget; 0 if not. */
@@ -611,7 +590,19 @@ static desert_status dec_fixed_run(desert_types_ctx *c, const desert_type *et, s
           it[i].as.bits = buf.u64[i];
         }
       break;
-    default:
+    DESERT_TYPE_CASES(COMPOSITE) case DESERT_TYPE_BOOL: case DESERT_TYPE_UNIT:
+    case DESERT_TYPE_CHAR: case DESERT_TYPE_CHAR16: case DESERT_TYPE_STRING:
+    case DESERT_TYPE_DEDUP_STRING: case DESERT_TYPE_VAR_U32: case DESERT_TYPE_VAR_I32:
+    case DESERT_TYPE_BYTES: case DESERT_TYPE_UUID: case DESERT_TYPE_DURATION:
+    case DESERT_TYPE_INSTANT: case DESERT_TYPE_BIGINT: case DESERT_TYPE_BIGDECIMAL:
+    case DESERT_TYPE_BIGDECIMAL_BINARY: case DESERT_TYPE_COMPRESSED: case DESERT_TYPE_DAY_OF_WEEK:
+    case DESERT_TYPE_MONTH: case DESERT_TYPE_YEAR: case DESERT_TYPE_MONTH_DAY:
+    case DESERT_TYPE_YEAR_MONTH: case DESERT_TYPE_PERIOD: case DESERT_TYPE_ZONE_OFFSET:
+    case DESERT_TYPE_ZONE_ID: case DESERT_TYPE_LOCAL_DATE: case DESERT_TYPE_LOCAL_TIME:
+    case DESERT_TYPE_LOCAL_DATE_TIME: case DESERT_TYPE_OFFSET_TIME:
+    case DESERT_TYPE_OFFSET_DATE_TIME: case DESERT_TYPE_ZONED_DATE_TIME:
+    case DESERT_TYPE_RUST_DATETIME_FIXED_OFFSET: case DESERT_TYPE_RUST_DATETIME_TZ:
+    case DESERT_TYPE_KIND_COUNT_:
       return rfail(c, DESERT_E_STATE, at, "bad bulk element type");
     }
     if (st) {
@@ -635,7 +626,7 @@ static desert_status dec_coll(desert_types_ctx *c, const desert_type *t, desert_
    * would not run out of budget (otherwise that path finds the failure). */
   if (seq.known && !c->trace && t->kind != DESERT_TYPE_MAP) {
     const desert_type *et = desert_type_resolve(t->u.coll.element);
-    size_t w = fixed_width(et);
+    size_t w = et ? desert_types_fixed_width(et->kind) : 0;
     size_t fcap = w && seq.count <= desert_reader_remaining(r) / w ? coll_plan(c->budget, seq.count) : 0;
     if (fcap) {
       desert_value *fi = nodes(c, fcap);
@@ -702,7 +693,7 @@ static desert_status dec(desert_types_ctx *c, const desert_type *t, desert_value
     const desert_type *rt = desert_type_resolve(t);
     desert_types_path_render(c, path, sizeof path);
     c->trace(c->trace_ctx, start, desert_reader_offset(c->r), path, rt->kind,
-             rt->kind < DESERT_TYPE_LIST);
+             desert_type_builtin(rt->kind) != NULL);
   }
   return st;
 }
@@ -712,12 +703,14 @@ static desert_status dec_inner(desert_types_ctx *c, const desert_type *t, desert
   /* References and wrappers are free: follow them without nesting. */
   t = desert_type_resolve(t);
   if (!t) return rfail(c, DESERT_E_ARGUMENT, desert_reader_offset(r), "unresolved type");
-  if (t->kind < DESERT_TYPE_LIST) return dec_builtin(c, t, out);
+  /* dec_builtin also reports a number that is no kind */
+  if (desert_type_builtin(t->kind) || !desert_type_kind_name(t->kind))
+    return dec_builtin(c, t, out);
   if (c->depth >= c->max_depth)
     return rfail(c, DESERT_E_DEPTH, desert_reader_offset(r), "nesting deeper than %u",
                  c->max_depth);
   c->depth++;
-  desert_status st;
+  desert_status st = DESERT_E_ARGUMENT; /* set by every case (a non-kind went to dec_builtin) */
   switch (t->kind) {
   case DESERT_TYPE_LIST:
   case DESERT_TYPE_SET:
@@ -795,7 +788,8 @@ static desert_status dec_inner(desert_types_ctx *c, const desert_type *t, desert
     }
     st = dec_enum(c, t, out);
     break;
-  default:
+  DESERT_TYPE_CASES(BUILTIN) case DESERT_TYPE_TRANSPARENT: case DESERT_TYPE_REF:
+  case DESERT_TYPE_KIND_COUNT_:
     st = rfail(c, DESERT_E_ARGUMENT, desert_reader_offset(r), "unknown type kind %d", (int)t->kind);
     break;
   }

@@ -325,9 +325,10 @@ static desert_status enc_builtin(desert_types_ctx *c, const desert_type *t, cons
     desert_str zone = {zv->as.str.ptr, zv->as.str.len};
     return wcall(c, desert_write_rust_datetime_tz(w, dt, zone));
   }
-  default:
-    return BAD("not a built-in type");
+  DESERT_TYPE_CASES(COMPOSITE) case DESERT_TYPE_KIND_COUNT_:
+    break;
   }
+  return BAD("not a built-in type");
 }
 
 /* ---- composites ---------------------------------------------------------------------- */
@@ -409,25 +410,8 @@ static desert_status enc_enum(desert_types_ctx *c, const desert_type *t, const d
 static bool enc_fixed_chunk(desert_types_ctx *c, const desert_type *et, const desert_value *items,
                             size_t k) {
   desert_writer *w = c->w;
-  size_t width;
-  switch (et->kind) {
-  case DESERT_TYPE_I16:
-  case DESERT_TYPE_U16:
-    width = 2;
-    break;
-  case DESERT_TYPE_I32:
-  case DESERT_TYPE_U32:
-  case DESERT_TYPE_F32:
-    width = 4;
-    break;
-  case DESERT_TYPE_I64:
-  case DESERT_TYPE_U64:
-  case DESERT_TYPE_F64:
-    width = 8;
-    break;
-  default:
-    return false;
-  }
+  size_t width = desert_types_fixed_width(et->kind);
+  if (width < 2) return false;
   if (w->status) return false;
   const desert_wtarget *tg = w->t;
   if (tg->mode != DESERT_WMODE_COUNT && (tg->len > tg->cap || k * width > tg->cap - tg->len))
@@ -442,7 +426,7 @@ static bool enc_fixed_chunk(desert_types_ctx *c, const desert_type *et, const de
   } buf;
   int64_t i;
   uint64_t u;
-  desert_status st;
+  desert_status st = DESERT_E_ARGUMENT; /* set by every case the width lets through */
   switch (et->kind) {
   case DESERT_TYPE_I16:
     for (size_t j = 0; j < k; j++) {
@@ -493,13 +477,27 @@ static bool enc_fixed_chunk(desert_types_ctx *c, const desert_type *et, const de
     }
     st = desert_write_u64_array(w, buf.u64, k);
     break;
-  default: /* F64 */
+  case DESERT_TYPE_F64:
     for (size_t j = 0; j < k; j++) {
       if (items[j].kind != DESERT_VALUE_FLOAT) return false;
       buf.u64[j] = items[j].as.bits;
     }
     st = desert_write_u64_array(w, buf.u64, k);
     break;
+  DESERT_TYPE_CASES(COMPOSITE) case DESERT_TYPE_BOOL: case DESERT_TYPE_I8: case DESERT_TYPE_U8:
+  case DESERT_TYPE_UNIT: case DESERT_TYPE_CHAR: case DESERT_TYPE_CHAR16:
+  case DESERT_TYPE_STRING: case DESERT_TYPE_DEDUP_STRING: case DESERT_TYPE_VAR_U32:
+  case DESERT_TYPE_VAR_I32: case DESERT_TYPE_BYTES: case DESERT_TYPE_UUID:
+  case DESERT_TYPE_DURATION: case DESERT_TYPE_INSTANT: case DESERT_TYPE_BIGINT:
+  case DESERT_TYPE_BIGDECIMAL: case DESERT_TYPE_BIGDECIMAL_BINARY: case DESERT_TYPE_COMPRESSED:
+  case DESERT_TYPE_DAY_OF_WEEK: case DESERT_TYPE_MONTH: case DESERT_TYPE_YEAR:
+  case DESERT_TYPE_MONTH_DAY: case DESERT_TYPE_YEAR_MONTH: case DESERT_TYPE_PERIOD:
+  case DESERT_TYPE_ZONE_OFFSET: case DESERT_TYPE_ZONE_ID: case DESERT_TYPE_LOCAL_DATE:
+  case DESERT_TYPE_LOCAL_TIME: case DESERT_TYPE_LOCAL_DATE_TIME: case DESERT_TYPE_OFFSET_TIME:
+  case DESERT_TYPE_OFFSET_DATE_TIME: case DESERT_TYPE_ZONED_DATE_TIME:
+  case DESERT_TYPE_RUST_DATETIME_FIXED_OFFSET: case DESERT_TYPE_RUST_DATETIME_TZ:
+  case DESERT_TYPE_KIND_COUNT_:
+    return false; /* width 0 or 1: not here */
   }
   /* Cannot fail (checked above); should it, the element path sees the
    * sticky status at the chunk's first element. */
@@ -554,10 +552,11 @@ static desert_status enc(desert_types_ctx *c, const desert_type *t, const desert
   t = desert_type_resolve(t);
   if (!t) return BAD("unresolved type");
   if (!v) return BAD("missing value");
-  if (t->kind < DESERT_TYPE_LIST) return enc_builtin(c, t, v);
+  /* enc_builtin also reports a number that is no kind */
+  if (desert_type_builtin(t->kind) || !desert_type_kind_name(t->kind)) return enc_builtin(c, t, v);
   if (c->depth >= c->max_depth) return desert_types_fail(c, DESERT_E_DEPTH, "nesting too deep");
   c->depth++;
-  desert_status st;
+  desert_status st = DESERT_E_ARGUMENT; /* set by every case (a non-kind went to enc_builtin) */
   switch (t->kind) {
   case DESERT_TYPE_LIST:
   case DESERT_TYPE_SET:
@@ -610,7 +609,8 @@ static desert_status enc(desert_types_ctx *c, const desert_type *t, const desert
   case DESERT_TYPE_ENUM:
     st = t->impl_ ? enc_enum(c, t, v) : desert_types_fail(c, DESERT_E_STATE, "type set not sealed");
     break;
-  default:
+  DESERT_TYPE_CASES(BUILTIN) case DESERT_TYPE_TRANSPARENT: case DESERT_TYPE_REF:
+  case DESERT_TYPE_KIND_COUNT_:
     st = BAD("unknown type kind %d", (int)t->kind);
     break;
   }

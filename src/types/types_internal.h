@@ -113,6 +113,9 @@ desert_types_fail(desert_types_ctx *c, desert_status st, const char *fmt, ...);
 
 /* Renders the current path ("" = root) into buf[0..cap). */
 void desert_types_path_render(const desert_types_ctx *c, char *buf, size_t cap);
+/* Width in bytes of a fixed-width number kind (i8...u64, f32, f64), 0 for
+ * any other kind: the bulk array paths of the codec. */
+size_t desert_types_fixed_width(desert_type_kind kind);
 
 /* Keeps the path of a failure reported by a callee (reader/writer status). */
 desert_status desert_types_note(desert_types_ctx *c, desert_status st);

@@ -70,8 +70,10 @@ static const char *builtin_ctype(const desert_type *t) {
   case DESERT_TYPE_ZONED_DATE_TIME: return "DESERT_C_ZONED_DATE_TIME";
   case DESERT_TYPE_RUST_DATETIME_FIXED_OFFSET: return "DESERT_C_RUST_DATETIME_FIXED_OFFSET";
   case DESERT_TYPE_RUST_DATETIME_TZ: return "DESERT_C_RUST_DATETIME_TZ";
-  default: return NULL; /* char16 and the composites */
+  DESERT_TYPE_CASES(COMPOSITE) case DESERT_TYPE_CHAR16: case DESERT_TYPE_KIND_COUNT_:
+    break; /* char16 and the composites */
   }
+  return NULL;
 }
 
 /* A default the codec's zeroed storage already equals. */
@@ -90,8 +92,12 @@ static bool zero_value(const desert_value *v) {
     for (size_t i = 0; i < v->as.seq.count; i++)
       if (!zero_value(&v->as.seq.items[i])) return false;
     return true;
-  default: return false; /* SOME, ALT (index 0 with a zero child would do; rare) */
+  case DESERT_VALUE_BIGINT:
+  case DESERT_VALUE_SOME:
+  case DESERT_VALUE_ALT: /* taken as non-zero (ALT index 0 with a zero child would do; rare) */
+    break;
   }
+  return false;
 }
 
 static bool value_ok(const gc_model *m, const gc_node *owner, const desert_type *t);
@@ -127,9 +133,17 @@ static bool constant_kind(desert_type_kind k) {
   case DESERT_TYPE_BIGINT: case DESERT_TYPE_BIGDECIMAL: case DESERT_TYPE_DAY_OF_WEEK:
   case DESERT_TYPE_MONTH: case DESERT_TYPE_YEAR: case DESERT_TYPE_ZONE_OFFSET:
     return true;
-  default:
-    return false;
+  DESERT_TYPE_CASES(COMPOSITE) case DESERT_TYPE_CHAR16: case DESERT_TYPE_UUID:
+  case DESERT_TYPE_DURATION: case DESERT_TYPE_INSTANT: case DESERT_TYPE_BIGDECIMAL_BINARY:
+  case DESERT_TYPE_COMPRESSED: case DESERT_TYPE_MONTH_DAY: case DESERT_TYPE_YEAR_MONTH:
+  case DESERT_TYPE_PERIOD: case DESERT_TYPE_ZONE_ID: case DESERT_TYPE_LOCAL_DATE:
+  case DESERT_TYPE_LOCAL_TIME: case DESERT_TYPE_LOCAL_DATE_TIME: case DESERT_TYPE_OFFSET_TIME:
+  case DESERT_TYPE_OFFSET_DATE_TIME: case DESERT_TYPE_ZONED_DATE_TIME:
+  case DESERT_TYPE_RUST_DATETIME_FIXED_OFFSET: case DESERT_TYPE_RUST_DATETIME_TZ:
+  case DESERT_TYPE_KIND_COUNT_:
+    break;
   }
+  return false;
 }
 
 /* A field's default is one the codec's zeroed storage already equals, or a
@@ -190,9 +204,12 @@ static bool node_ok(const gc_model *m, const gc_node *n) {
       if (!s || s->kind != GC_STRUCT || s->t->kind != DESERT_TYPE_RECORD || s->mark) return false;
     }
     return true;
-  default:
-    return value_ok(m, n, t); /* an embedded list, option, either, try */
+  DESERT_TYPE_CASES(BUILTIN) case DESERT_TYPE_LIST: case DESERT_TYPE_SET: case DESERT_TYPE_MAP:
+  case DESERT_TYPE_OPTION: case DESERT_TYPE_EITHER: case DESERT_TYPE_TRY:
+  case DESERT_TYPE_TRANSPARENT: case DESERT_TYPE_REF: case DESERT_TYPE_KIND_COUNT_:
+    break; /* an embedded list, option, either, try */
   }
+  return value_ok(m, n, t);
 }
 
 static bool value_ok(const gc_model *m, const gc_node *owner, const desert_type *t) {
@@ -230,9 +247,12 @@ static bool holder_ok(const gc_model *m, gc_node *s, const desert_type *st) {
   case DESERT_TYPE_EITHER:
   case DESERT_TYPE_TRY:
     return value_ok(m, s, st->u.alt.left) && value_ok(m, s, st->u.alt.right);
-  default:
-    return false;
+  DESERT_TYPE_CASES(BUILTIN) case DESERT_TYPE_TUPLE: case DESERT_TYPE_RECORD:
+  case DESERT_TYPE_ENUM: case DESERT_TYPE_TRANSPARENT: case DESERT_TYPE_REF:
+  case DESERT_TYPE_KIND_COUNT_:
+    break;
   }
+  return false;
 }
 
 static bool is_desc_node(const gc_node *n) {
@@ -379,7 +399,10 @@ static void cfield(cs *c, gc_buf *b, const char *base, const char *path, const d
     free(vp);
     return;
   }
-  default: { /* EITHER, TRY */
+  DESERT_TYPE_CASES(BUILTIN) /* holders only: a leaf never gets here */
+  case DESERT_TYPE_TRANSPARENT: case DESERT_TYPE_REF: case DESERT_TYPE_KIND_COUNT_:
+  case DESERT_TYPE_EITHER:
+  case DESERT_TYPE_TRY: {
     bool e = st->kind == DESERT_TYPE_EITHER;
     char *fp = join_path(path, e ? "is_right" : "is_success");
     char *lp = join_path(path, e ? "left" : "failure"), *rp = join_path(path, e ? "right" : "success");
@@ -409,8 +432,9 @@ static const char *step_kind(desert_step_kind k) {
   case DESERT_STEP_FIELD_ADDED: return "DESERT_STEP_FIELD_ADDED";
   case DESERT_STEP_FIELD_MADE_OPTIONAL: return "DESERT_STEP_FIELD_MADE_OPTIONAL";
   case DESERT_STEP_FIELD_REMOVED: return "DESERT_STEP_FIELD_REMOVED";
-  default: return "DESERT_STEP_FIELD_MADE_TRANSIENT";
+  case DESERT_STEP_FIELD_MADE_TRANSIENT: break;
   }
+  return "DESERT_STEP_FIELD_MADE_TRANSIENT";
 }
 
 /* Assigns the constant v to the lvalue `e` of built-in kind k. */
@@ -444,7 +468,11 @@ static void assign_constant(gc_buf *b, const char *e, desert_type_kind k, const 
     gc_c_string(b, v->as.str.ptr, v->as.str.len, "");
     gc_printf(b, ";\n      %s.len = %zu;\n", e, v->as.str.len);
     break;
-  default: /* NULL: unit */
+  case DESERT_VALUE_NULL: /* unit */
+    break;
+  case DESERT_VALUE_SEQ: /* not a constant of a built-in kind */
+  case DESERT_VALUE_SOME:
+  case DESERT_VALUE_ALT:
     break;
   }
 }

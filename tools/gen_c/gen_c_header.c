@@ -124,7 +124,8 @@ static void emit_struct(const gc_model *m, gc_buf *b, const gc_node *n) {
     gc_printf(b, ";\n  };\n");
     break;
   }
-  default:
+  DESERT_TYPE_CASES(BUILTIN) case DESERT_TYPE_TRANSPARENT: case DESERT_TYPE_REF:
+  case DESERT_TYPE_KIND_COUNT_:
     break;
   }
   gc_printf(b, "};\n");

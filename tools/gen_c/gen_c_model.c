@@ -30,9 +30,11 @@ bool gc_is_struct_kind(desert_type_kind k) {
   case DESERT_TYPE_RECORD:
   case DESERT_TYPE_ENUM:
     return true;
-  default:
-    return false;
+  DESERT_TYPE_CASES(BUILTIN) case DESERT_TYPE_TRANSPARENT: case DESERT_TYPE_REF:
+  case DESERT_TYPE_KIND_COUNT_:
+    break;
   }
+  return false;
 }
 
 const char *gc_builtin_ctype(desert_type_kind k) {
@@ -79,8 +81,10 @@ const char *gc_builtin_ctype(desert_type_kind k) {
   case DESERT_TYPE_RUST_DATETIME_FIXED_OFFSET: return "desert_offset_date_time";
   case DESERT_TYPE_ZONED_DATE_TIME: return "desert_zoned_date_time";
   case DESERT_TYPE_RUST_DATETIME_TZ: return "desert_cdatetime_tz";
-  default: return NULL;
+  DESERT_TYPE_CASES(COMPOSITE) case DESERT_TYPE_KIND_COUNT_:
+    break;
   }
+  return NULL;
 }
 
 const desert_type *gc_skip_transparent(const desert_type *t) {
@@ -337,7 +341,8 @@ static bool walk(gc_model *m, const desert_type *t, gc_node *named, const char *
       ok = walk_child(m, t->u.alt.right, n->name, "success", p, ".success", depth) &&
            walk_child(m, t->u.alt.left, n->name, "failure", p, ".failure", depth);
       break;
-    default:
+    DESERT_TYPE_CASES(BUILTIN) case DESERT_TYPE_TRANSPARENT: case DESERT_TYPE_REF:
+    case DESERT_TYPE_KIND_COUNT_:
       break;
     }
   }
@@ -400,7 +405,8 @@ static void by_value(const gc_model *m, const gc_node *n, edges *e) {
     edge_add(m, e, t->u.alt.left);
     edge_add(m, e, t->u.alt.right);
     break;
-  default: /* lists, sets, maps hold their elements out of line */
+  DESERT_TYPE_CASES(BUILTIN) case DESERT_TYPE_LIST: case DESERT_TYPE_SET: case DESERT_TYPE_MAP:
+  case DESERT_TYPE_TRANSPARENT: case DESERT_TYPE_REF: case DESERT_TYPE_KIND_COUNT_: /* lists, sets, maps hold their elements out of line */
     break;
   }
 }

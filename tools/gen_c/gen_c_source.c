@@ -296,7 +296,8 @@ static void emit_conversions(gen *g, const gc_node *n) {
       case DESERT_TYPE_OPTION:
         emit_option(g, n, dec);
         break;
-      default:
+      DESERT_TYPE_CASES(BUILTIN) case DESERT_TYPE_EITHER: case DESERT_TYPE_TRY:
+      case DESERT_TYPE_TRANSPARENT: case DESERT_TYPE_REF: case DESERT_TYPE_KIND_COUNT_:
         emit_alt(g, n, dec);
         break;
       }
