@@ -544,6 +544,29 @@ static inline desert_status desert_enum_write_id_inline(desert_writer *w, uint32
   /* no room (the exported call writes what fits, then fails), or a longer id */
   return desert_enum_write_id(w, id);
 }
+/* desert_enum_write_id_inline for a case whose payload has a fixed size of
+ * n bytes (n <= 64): when the writer holds no error, id < 128 and the
+ * target has room for 2 + n bytes, writes 00 and the id, counts the n
+ * payload bytes as written and returns where they go; the caller must
+ * store all n there before its next call on w. Otherwise it writes nothing
+ * and returns NULL, and the caller writes the id and the payload with the
+ * ordinary calls (which grow the buffer, count in size-only mode, or
+ * fail). One room check for a whole small case instead of two; generated
+ * code uses it for the cases with a fixed-width number or bool payload. */
+static inline uint8_t *desert_enum_write_id_room_inline(desert_writer *w, uint32_t id, size_t n) {
+  if (id < 0x80u && n <= 64u) {
+    desert_wtarget *t = desert_wfast_room_(w, 2 + n);
+    if (t) {
+      size_t len = t->len;
+      uint8_t *p = t->data + len;
+      p[0] = 0;
+      p[1] = (uint8_t)id;
+      t->len = len + 2 + n;
+      return p + 2;
+    }
+  }
+  return NULL;
+}
 static inline desert_status desert_enum_read_begin_id_inline(desert_reader *r, uint32_t id_count,
                                                              uint32_t *id) {
   desert_reader_fast *f = (desert_reader_fast *)(void *)r;
@@ -567,6 +590,47 @@ static inline desert_status desert_enum_read_end_id_inline(desert_reader *r) {
     return DESERT_OK;
   }
   return desert_enum_read_end_id(r);
+}
+
+/* Version-0 records read by straight-line code. A record type without
+ * evolution steps is written as the byte 00 and then its non-transient
+ * fields in declaration order (docs/format.md §13.2; a writer needs no
+ * record call for it: desert_write_u8(w, 0), then the fields). Its data
+ * can still come from a later version of the type (a header, chunks),
+ * which only desert_record_read_begin reads. So:
+ *
+ *   if (desert_record_read_v0_begin_inline(r)) {
+ *     ... read the fields in order, optional ones as Options ...
+ *     return desert_record_read_v0_end_inline(r);
+ *   }
+ *   ... the record reader: desert_record_read_begin, _field, _end ...
+ *
+ * desert_record_read_v0_begin_inline returns true when the reader holds no
+ * error, can nest one level deeper and the next byte (inside the current
+ * limit) is 00: it then consumes the byte and enters a nesting level, as
+ * desert_record_read_begin does for version-0 data. Otherwise it returns
+ * false and changes nothing; desert_record_read_begin then reports what
+ * is wrong or reads the later version. desert_record_read_v0_end_inline
+ * leaves that level and returns the reader's status (the sticky error if a
+ * field failed), as desert_record_read_end does for version-0 data. The
+ * two calls must pair up, and nest properly with the other record and enum
+ * calls. Generated code (`desert gen-c`) reads every record type without
+ * steps this way. */
+static inline bool desert_record_read_v0_begin_inline(desert_reader *r) {
+  desert_reader_fast *f = (desert_reader_fast *)(void *)r;
+  if (DESERT_FAST_LIKELY_(f->status == DESERT_OK && f->pos < f->end &&
+                          f->depth < f->depth_max && f->base[f->pos] == 0)) {
+    f->pos++;
+    f->depth++;
+    f->busy = 1; /* the next begin restores the depth, as after any nesting */
+    return true;
+  }
+  return false;
+}
+static inline desert_status desert_record_read_v0_end_inline(desert_reader *r) {
+  desert_reader_fast *f = (desert_reader_fast *)(void *)r;
+  if (f->depth) f->depth--;
+  return f->status;
 }
 
 /* ---- type registry framing (docs/format.md §12, Scala only) ---------------------------

@@ -785,24 +785,107 @@ static void use_body(dx *x, gc_buf *body) {
 }
 
 /* The head of gr_<name> (dec) or gw_<name>; the body then goes to x->b. */
-static void open_fn(dx *x, gc_buf *out, gc_buf *body, const gc_node *n, bool dec) {
+static void open_fn_as(dx *x, gc_buf *out, gc_buf *body, const gc_node *n, bool dec,
+                       const char *prefix, const char *suffix) {
   /* (void): enums of unit or transient cases and records of built-ins use
    * neither the value nor the depth in every direction. */
   gc_printf(out,
-            "static desert_status g%s_%s(desert_%s *%s, %s%s *o, unsigned dp) {\n"
+            "%sstatic desert_status g%s_%s%s(desert_%s *%s, %s%s *o, unsigned dp) {\n"
             "  (void)o;\n  (void)dp;\n",
-            dec ? "r" : "w", n->name, dec ? "reader" : "writer", dec ? "r" : "w", dec ? "" : "const ",
-            n->name);
+            prefix, dec ? "r" : "w", n->name, suffix, dec ? "reader" : "writer", dec ? "r" : "w",
+            dec ? "" : "const ", n->name);
   use_body(x, body);
 }
+static void open_fn(dx *x, gc_buf *out, gc_buf *body, const gc_node *n, bool dec) {
+  open_fn_as(x, out, body, n, dec, "", "");
+}
 
-/* A record, tuple or map entry: the members in declaration order. */
-static void emit_struct(dx *x, gc_buf *out, const gc_node *n, bool dec) {
+/* Member i of a record, tuple or map entry: its type, record field flags
+ * (0 for tuples and entries), optional-field flag member (or NULL) and
+ * access expression (to free). */
+static const desert_type *member(dx *x, const gc_node *n, size_t i, unsigned *flags,
+                                 const char **flag, char **e) {
   const desert_type *t = n->t;
   bool entry = n->kind == GC_ENTRY, tuple = !entry && t->kind == DESERT_TYPE_TUPLE;
-  size_t count = entry ? 2 : tuple ? t->u.tuple.count : t->u.record.field_count;
+  *flags = entry || tuple ? 0 : t->u.record.fields[i].flags;
+  *flag = entry || tuple ? NULL : n->flags[i];
+  *e = xs(x, "o->%s", entry ? (i ? "value" : "key") : n->members[i]);
+  return entry   ? (i ? t->u.coll.value : t->u.coll.element)
+         : tuple ? t->u.tuple.elements[i]
+                 : t->u.record.fields[i].type;
+}
+
+static size_t member_count(const gc_node *n) {
+  const desert_type *t = n->t;
+  if (n->kind == GC_ENTRY) return 2;
+  return t->kind == DESERT_TYPE_TUPLE ? t->u.tuple.count : t->u.record.field_count;
+}
+
+/* A record without evolution steps (tuples and map entries are such
+ * records): on the wire always 00 and then its non-transient members in
+ * declaration order (docs/format.md §13.2), whatever its runtime plan. */
+static bool struct_is_v0(const gc_node *n) {
+  return n->kind == GC_ENTRY || n->t->kind == DESERT_TYPE_TUPLE || n->t->u.record.step_count == 0;
+}
+
+/* The straight-line form of a version-0 record. Writing, the version byte
+ * and the members, nothing else: the record writer would add no byte and
+ * the nesting bound is the depth argument's. Reading, version-0 data goes
+ * the same way; data of a later version (a writer that added fields) has
+ * a header, and g?_<name>_ev, the record reader's path, reads it. */
+static void emit_struct_v0(dx *x, gc_buf *out, const gc_node *n, bool dec) {
   gc_buf body = {0};
   open_fn(x, out, &body, n, dec);
+  if (dec)
+    gc_printf(out,
+              "  if (!desert_record_read_v0_begin_inline(r)) return gr_%s_ev(r, o, dp);\n"
+              "  memset(o, 0, sizeof *o);\n",
+              n->name);
+  else
+    gc_printf(out, "  if (desert_write_u8_inline(w, 0)) return desert_writer_status(w);\n");
+  for (size_t i = 0; i < member_count(n); i++) {
+    unsigned flags;
+    const char *flag;
+    char *e;
+    const desert_type *ft = member(x, n, i, &flags, &flag, &e);
+    if (flags & DESERT_FIELD_TRANSIENT) {
+      /* not on the wire; read: its transient default, if not zero */
+      if (dec && gc_direct_runtime_default(n, i))
+        line(x, 1, "if (gd_d_%s(r, o, %zu)) goto end;", n->name, i);
+      else if (dec && gc_cstruct_has_default(n, i))
+        line(x, 1, "cs_d_%s(o, %zu);", n->name, i);
+    } else if (flags & DESERT_FIELD_OPTIONAL) {
+      line(x, 1, dec ? "if (desert_read_option_inline(r, &o->%s)) goto end;"
+                     : "if (desert_write_option_inline(w, o->%s)) goto end;",
+           flag);
+      line(x, 1, "if (o->%s) {", flag);
+      value(x, n, ft, e, dec, 0, 2);
+      line(x, 1, "}");
+    } else {
+      value(x, n, ft, e, dec, 0, 1);
+    }
+    xfree(e);
+  }
+  finish(out, &body, dec ? "  return desert_record_read_v0_end_inline(r);\n"
+                            : "  return desert_writer_status(w);\n");
+}
+
+/* A record, tuple or map entry through the record writer and reader: the
+ * members in declaration order. Version-0 types take emit_struct_v0, and
+ * this only reads their data of later versions (as gr_<name>_ev). */
+static void emit_struct(dx *x, gc_buf *out, const gc_node *n, bool dec) {
+  size_t count = member_count(n);
+  gc_buf body = {0};
+  if (struct_is_v0(n)) {
+    if (dec) {
+      open_fn_as(x, out, &body, n, dec, "GC_NOINLINE ", "_ev");
+    } else {
+      emit_struct_v0(x, out, n, dec);
+      return;
+    }
+  } else {
+    open_fn(x, out, &body, n, dec);
+  }
   if (dec)
     gc_printf(out,
               "  desert_record_reader rr;\n"
@@ -820,12 +903,10 @@ static void emit_struct(dx *x, gc_buf *out, const gc_node *n, bool dec) {
               "    return desert_writer_status(w);\n",
               n->name, n->name, n->name);
   for (size_t i = 0; i < count; i++) {
-    const desert_type *ft = entry   ? (i ? t->u.coll.value : t->u.coll.element)
-                            : tuple ? t->u.tuple.elements[i]
-                                    : t->u.record.fields[i].type;
-    unsigned flags = entry || tuple ? 0 : t->u.record.fields[i].flags;
-    const char *flag = entry || tuple ? NULL : n->flags[i];
-    char *e = xs(x, "o->%s", entry ? (i ? "value" : "key") : n->members[i]);
+    unsigned flags;
+    const char *flag;
+    char *e;
+    const desert_type *ft = member(x, n, i, &flags, &flag, &e);
     bool has_default = gc_cstruct_has_default(n, i);
     bool runtime_default = gc_direct_runtime_default(n, i);
     if (dec) {
@@ -866,6 +947,7 @@ static void emit_struct(dx *x, gc_buf *out, const gc_node *n, bool dec) {
   if (dec && count == 0) line(x, 1, "(void)a;");
   finish(out, &body, dec ? "  return desert_record_read_end(&rr);\n"
                             : "  return desert_record_write_end(&rw);\n");
+  if (dec && struct_is_v0(n)) emit_struct_v0(x, out, n, dec);
 }
 
 /* Constructor id of case i, fixed by the schema (declaration or sorted order
@@ -883,24 +965,22 @@ static uint32_t case_id(const desert_type *t, size_t i) {
 
 /* The payload of case i at o->member (or none): a record payload through its
  * function, any other type inline; a case without fields is the empty
- * record's single 00 byte, read through the record reader as the runtime
- * does. */
+ * record's single 00 byte (data of a later version, where the case gained
+ * fields, read through the record reader as the runtime does). */
 static void enum_payload(dx *x, const gc_node *n, size_t i, bool dec, unsigned d) {
   const desert_type_ctor *c = &n->t->u.enumeration.ctors[i];
   if (!gc_enum_case_has_member(c)) {
     depth_check(x, 0, dec, d);
     if (dec) {
-      line(x, d, "{");
+      line(x, d, "if (desert_record_read_v0_begin_inline(r)) {");
+      line(x, d + 1, "if (desert_record_read_v0_end_inline(r)) goto end;");
+      line(x, d, "} else {");
       line(x, d + 1, "desert_record_reader rr;");
       line(x, d + 1, "if (desert_record_read_begin(r, &gc_empty_record, &rr)) goto end;");
       line(x, d + 1, "if (desert_record_read_end(&rr)) goto end;");
       line(x, d, "}");
     } else {
-      line(x, d, "{");
-      line(x, d + 1, "desert_record_writer rw;");
-      line(x, d + 1, "if (desert_record_write_begin(w, &gc_empty_record, &rw)) goto end;");
-      line(x, d + 1, "if (desert_record_write_end(&rw)) goto end;");
-      line(x, d, "}");
+      line(x, d, "if (desert_write_u8_inline(w, 0)) goto end;");
     }
     return;
   }
@@ -922,6 +1002,49 @@ static bool leaf_case(const gc_node *n, size_t i, bool dec) {
   return p && gc_builtin_ctype(p->kind) != NULL;
 }
 
+/* The size of a built-in payload kind written as a fixed number of bytes
+ * (bool and the fixed-width numbers), 0 for any other kind. */
+static size_t fixed_width(desert_type_kind k) {
+  if (k == DESERT_TYPE_BOOL || k == DESERT_TYPE_U8 || k == DESERT_TYPE_I8) return 1;
+  if (k == DESERT_TYPE_U16 || k == DESERT_TYPE_I16) return 2;
+  if (k == DESERT_TYPE_U32 || k == DESERT_TYPE_I32 || k == DESERT_TYPE_F32) return 4;
+  if (k == DESERT_TYPE_U64 || k == DESERT_TYPE_I64 || k == DESERT_TYPE_F64) return 8;
+  return 0;
+}
+
+/* Writing case i of enum n whose payload is fixed-width: id and payload
+ * stored under one room check; when there is no room the arm goes on to
+ * the ordinary calls emitted after this. The bytes are those of the
+ * inline writer calls (big-endian, IEEE bits, bool as 00/01). */
+static void fixed_case(dx *x, const gc_node *n, size_t i, unsigned d) {
+  const desert_type_ctor *c = &n->t->u.enumeration.ctors[i];
+  if (!gc_enum_case_has_member(c)) return;
+  const desert_type *p = desert_type_resolve(c->payload);
+  size_t width = p ? fixed_width(p->kind) : 0;
+  uint32_t id = case_id(n->t, i);
+  if (!width || id >= 0x80u) return;
+  desert_type_kind k = p->kind;
+  const char *m = n->members[i];
+  line(x, d, "{");
+  line(x, d + 1, "uint8_t *p = desert_enum_write_id_room_inline(w, %luu, %zu);", (unsigned long)id,
+       width);
+  line(x, d + 1, "if (p) {");
+  if (k == DESERT_TYPE_BOOL)
+    line(x, d + 2, "p[0] = (uint8_t)(o->%s ? 1u : 0u);", m);
+  else if (width == 1)
+    line(x, d + 2, "p[0] = (uint8_t)o->%s;", m);
+  else if (k == DESERT_TYPE_F32 || k == DESERT_TYPE_F64) {
+    const char *bt = width == 4 ? "uint32_t" : "uint64_t";
+    line(x, d + 2, "%s bits;", bt);
+    line(x, d + 2, "memcpy(&bits, &o->%s, sizeof bits);", m);
+    line(x, d + 2, "gc_put%zu(p, bits);", width * 8);
+  } else
+    line(x, d + 2, "gc_put%zu(p, (uint%zu_t)o->%s);", width * 8, width * 8, m);
+  line(x, d + 2, "break;");
+  line(x, d + 1, "}");
+  line(x, d, "}");
+}
+
 /* The cases of enum n for which leaf_case(...) == leaf, as switch arms. */
 static void enum_arms(dx *x, const gc_node *n, bool dec, bool leaf) {
   const desert_type *t = n->t;
@@ -937,6 +1060,7 @@ static void enum_arms(dx *x, const gc_node *n, bool dec, bool leaf) {
         line(x, 2, "return desert_writer_fail(w, DESERT_E_SERIALIZING_TRANSIENT);");
         continue;
       }
+      fixed_case(x, n, i, 2);
       line(x, 2, "if (desert_enum_write_id_inline(w, %luu)) goto end;",
            (unsigned long)case_id(t, i));
     }
@@ -1054,6 +1178,13 @@ void gc_direct_emit(const gc_model *m, gc_buf *out) {
             "  return desert_writer_fail(w, DESERT_E_DEPTH);\n}\n"
             "GC_UNUSED static desert_status gc_rdeep(desert_reader *r) {\n"
             "  return desert_reader_fail(r, DESERT_E_DEPTH, desert_reader_offset(r));\n}\n"
+            "/* Big-endian stores for the enum cases written under one room check. */\n"
+            "GC_UNUSED static void gc_put16(uint8_t *p, uint16_t v) {\n"
+            "  p[0] = (uint8_t)(v >> 8);\n  p[1] = (uint8_t)v;\n}\n"
+            "GC_UNUSED static void gc_put32(uint8_t *p, uint32_t v) {\n"
+            "  gc_put16(p, (uint16_t)(v >> 16));\n  gc_put16(p + 2, (uint16_t)v);\n}\n"
+            "GC_UNUSED static void gc_put64(uint8_t *p, uint64_t v) {\n"
+            "  gc_put32(p, (uint32_t)(v >> 32));\n  gc_put32(p + 4, (uint32_t)v);\n}\n"
             "/* BigInt 0 as a block: the writers take at least one byte. */\n"
             "GC_UNUSED static const uint8_t gc_bigint_zero = 0;\n"
             "/* The record of an enum case without fields (the byte 00). */\n"
