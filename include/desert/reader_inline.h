@@ -16,7 +16,10 @@
  * options.max_length. Everything else — and so every error — is decided
  * by the exported function, which reads the item again from its start.
  * Mixing the two forms on one reader is fine. desert_reader_begin_inline
- * (below) follows the same contract for desert_reader_begin. */
+ * (below) follows the same contract for desert_reader_begin.
+ *
+ * Defining DESERT_DEBUG (see desert/writer_inline.h) turns the invariant
+ * desert_reader_begin_inline builds on into a check that aborts. */
 #ifndef DESERT_READER_INLINE_H
 #define DESERT_READER_INLINE_H
 
@@ -83,7 +86,8 @@ static inline desert_status desert_reader_begin_inline(desert_reader *r, const v
   if (DESERT_FAST_LIKELY_(f != NULL && data != NULL && f->busy == 0)) {
     /* busy 0: the library keeps busy nonzero while an error is recorded.
      * Knowing the status (or storing it, without the assumption) lets the
-     * compiler drop the status test of the inline read that follows. */
+     * compiler drop the status test of the inline read that follows; with
+     * DESERT_DEBUG it is checked. */
 #ifdef DESERT_FAST_KNOWN_
     DESERT_FAST_KNOWN_(f->status == DESERT_OK);
 #else

@@ -32,16 +32,40 @@
 
 #include "desert/common.h"
 
+/* DESERT_DEBUG: define it (-DDESERT_DEBUG) before including a desert
+ * header to have the inline functions check the library invariants they
+ * build on (DESERT_FAST_KNOWN_ below). A broken one, which only a library
+ * bug or a store into the writer's or reader's head from outside the
+ * library can cause, then prints the header's file, line and condition to
+ * stderr and aborts, where without DESERT_DEBUG it is undefined
+ * behaviour. Without it the conditions are hints to the compiler and cost
+ * nothing. It changes no layout or behaviour otherwise: code built with it
+ * mixes with code and library builds without it. The library's own dev, ci
+ * and asan builds define it (CMake option DESERT_ENABLE_ASSERTS). */
 #if defined(__GNUC__) || defined(__clang__)
 #define DESERT_FAST_LIKELY_(x) __builtin_expect(!!(x), 1)
+#else
+#define DESERT_FAST_LIKELY_(x) (x)
+#endif
+#if defined(DESERT_DEBUG)
+#include <stdio.h>
+#include <stdlib.h>
+static inline void desert_fast_check_failed_(const char *cond, const char *file, int line) {
+  fprintf(stderr, "desert: %s:%d: inline check failed: %s\n", file, line, cond);
+  abort();
+}
+/* DESERT_DEBUG: c is checked. */
+#define DESERT_FAST_KNOWN_(c)                                              \
+  do {                                                                     \
+    if (!(c)) desert_fast_check_failed_(#c, __FILE__, __LINE__);           \
+  } while (0)
+#elif defined(__GNUC__) || defined(__clang__)
 /* Tells the compiler that c holds (the library guarantees it), so the
  * inline code after it can drop tests and loads it would otherwise repeat. */
 #define DESERT_FAST_KNOWN_(c)          \
   do {                                 \
     if (!(c)) __builtin_unreachable(); \
   } while (0)
-#else
-#define DESERT_FAST_LIKELY_(x) (x)
 #endif
 
 #ifdef __cplusplus
@@ -164,7 +188,7 @@ static inline void desert_writer_reset_inline(desert_writer *w) {
    * while the status holds an error or the target is not the output
    * (desert_w_fail, the record writer). Saying so, rather than storing
    * both again, lets the writes that follow drop their status test and
-   * cursor reloads. */
+   * cursor reloads; with DESERT_DEBUG it is checked. */
 #ifdef DESERT_FAST_KNOWN_
   DESERT_FAST_KNOWN_(f->status == DESERT_OK && f->t == &f->main);
 #else

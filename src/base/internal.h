@@ -1,6 +1,7 @@
 /* src/base/internal.h — helpers shared by the layers above the kernels: branch
- * hints, big-endian load/store of single values, allocator calls, overflow
- * checks. No ISA code, no exported symbols.
+ * hints, assertions (base/assert.h), big-endian load/store of single
+ * values, allocator calls, overflow checks. No ISA code, no exported
+ * symbols.
  * SPDX-License-Identifier: MIT */
 #ifndef DESERT_INTERNAL_H
 #define DESERT_INTERNAL_H
@@ -14,6 +15,7 @@
 #include "desert/common.h"
 #include "desert/kernels.h"
 #include "base/kernels.h"
+#include "base/assert.h"
 
 #define DESERT_LIKELY(x)   __builtin_expect(!!(x), 1)
 #define DESERT_UNLIKELY(x) __builtin_expect(!!(x), 0)
@@ -106,24 +108,19 @@ DESERT_INLINE size_t desert_var_u32_len(uint32_t v) {
 }
 
 /* Copies of the bytes of a block. glibc's memcpy switches to `rep movsb`
- * above a few KiB, and how that runs depends on the CPU, so the strategy
- * follows what was measured per host class:
- * - An AVX2-only AMD EPYC host (2026-11-29): `rep movsb` was about 12x
- *   slower when source and destination differ in alignment, which output
- *   written after a varint nearly always does (the golden dataset's 242 KB
- *   chunk 0: 387 us in one memcpy, 31 us in 2 KiB pieces).
- * - AMD Zen 5 (the reference host, issue 11): misaligned `rep movsb` is as
- *   fast as aligned, and for data streaming from L3 it is the fastest copy
- *   there is (64 KiB: 790 ns in one call, 1,000 ns in 2 KiB pieces). From
- *   2 to 8 KiB (data in L2) it is slower than glibc's vector loop (4 KiB:
- *   39 ns in one call, 30 ns as two 2 KiB calls).
- * So blocks of 2-8 KiB always go in equal pieces of at most 2 KiB, larger
- * ones in one call only where desert_copy_large_whole says the CPU was
- * measured fast for it (set by the CPU detection, src/dispatch, before any
- * context exists; 0, the safe pieces, until then). The piece size is
- * hidden from the compiler: gcc compiles a memcpy of a known or bounded
- * size of 2 KiB to an inline `rep movsq`, which was the slowest of all on
- * Zen 5 (case 15, 64 KiB, at 1.2x memcpy). */
+ * above a few KiB, and how that runs depends on the CPU class: on some it
+ * is far slower when source and destination differ in alignment, which
+ * output written after a varint nearly always does; on others misaligned
+ * `rep movsb` is as fast as aligned and the fastest copy for data
+ * streaming from L3, yet slower than glibc's vector loop from 2 to 8 KiB
+ * (data in L2). So blocks of 2-8 KiB always go in equal pieces of at most
+ * 2 KiB, larger ones in one call only where desert_copy_large_whole says
+ * the CPU class was measured fast for it (set by the CPU detection,
+ * src/dispatch, before any context exists; 0, the safe pieces, until
+ * then). The piece size is hidden from the compiler: gcc compiles a memcpy
+ * of a known or bounded size of 2 KiB to an inline `rep movsq`, the
+ * slowest copy measured. The measurements:
+ * bench/results/notes-from-code-comments.md. */
 #define DESERT_COPY_PIECE 2048u
 #define DESERT_COPY_SPLIT_MAX 8192u
 extern _Atomic unsigned char desert_copy_large_whole;
@@ -161,8 +158,9 @@ DESERT_INLINE bool desert_is_ascii_short(const uint8_t *p, size_t n) {
 
 /* Zeroes n bytes (n a compile-time constant in practice) with 32-byte
  * stores. For a constant size above 64 bytes gcc emits `rep stosq`, whose
- * start-up cost on AMD Zen dominated creating a context (measured: ~20%
- * of bench case 1); these stores take a few cycles. */
+ * start-up cost dominated creating a context where it was measured
+ * (bench/results/notes-from-code-comments.md); these stores take a few
+ * cycles. */
 DESERT_INLINE void desert_zero(void *p, size_t n) {
   unsigned char *q = (unsigned char *)p;
   while (n >= 32) {

@@ -28,6 +28,13 @@ void desert_arena_set_first_block(desert_arena *a, size_t bytes) { a->first_bloc
 
 static uint8_t *block_data(desert_arena_block *b) { return (uint8_t *)b + DESERT_ARENA_HDR; }
 
+/* The allocation at off in b, which fit() placed inside b at alignment align. */
+static void *arena_result(desert_arena_block *b, size_t off, size_t align) {
+  DESERT_ASSERT(b->used <= b->cap && off <= b->used);
+  DESERT_ASSERT(((uintptr_t)block_data(b) + off) % align == 0);
+  return block_data(b) + off;
+}
+
 /* Room for size bytes at alignment align in b, or SIZE_MAX. */
 static size_t fit(desert_arena_block *b, size_t size, size_t align) {
   uintptr_t base = (uintptr_t)block_data(b);
@@ -44,6 +51,7 @@ void *desert_arena_alloc(desert_arena *a, size_t size, size_t align) {
    * stays false, so its reset remains one test). The output arena has no
    * redirect of its own (desert_reader_set_output_arena). */
   if (a->redirect) a = a->redirect;
+  DESERT_ASSERT(a->redirect == NULL); /* one hop: an output arena redirects nowhere */
   if (align == 0 || (align & (align - 1)) != 0 || align > 64) return NULL;
   if (size == 0) size = 1; /* distinct allocations get distinct addresses */
   a->touched = true;
@@ -52,7 +60,7 @@ void *desert_arena_alloc(desert_arena *a, size_t size, size_t align) {
     if (off != SIZE_MAX) {
       b->used = off + size;
       a->cur = b;
-      return block_data(b) + off;
+      return arena_result(b, off, align);
     }
     /* A later (reused) block may be large enough; skip over small ones. */
   }
@@ -61,8 +69,7 @@ void *desert_arena_alloc(desert_arena *a, size_t size, size_t align) {
   /* Half the arena's total so far: geometric growth (O(log n) blocks for n
    * bytes) that leaves at most half of the arena unused, where a block as
    * large as the total could double a decode's memory for one small
-   * request (fuzz_types found a 785-byte input whose decode went 4 %
-   * over the fuzz memory bound that way). */
+   * request (which took a fuzz_types input over the fuzz memory bound). */
   size_t cap = a->total / 2 > least ? a->total / 2 : least;
   if (cap < size + align) cap = size + align;
   desert_arena_block *nb = desert_mem_alloc(a->alloc, DESERT_ARENA_HDR + cap);
@@ -80,8 +87,9 @@ void *desert_arena_alloc(desert_arena *a, size_t size, size_t align) {
   a->cur = nb;
   a->total += cap;
   size_t off = fit(nb, size, align);
+  DESERT_ASSERT(off != SIZE_MAX); /* cap >= size + align leaves room at any alignment */
   nb->used = off + size;
-  return block_data(nb) + off;
+  return arena_result(nb, off, align);
 }
 
 void desert_arena_shrink_last(desert_arena *a, void *p, size_t old_size, size_t new_size) {
@@ -97,6 +105,7 @@ void desert_arena_shrink_last(desert_arena *a, void *p, size_t old_size, size_t 
   uintptr_t up = (uintptr_t)q, ud = (uintptr_t)data;
   if (up < ud || up - ud > b->used || b->used - (up - ud) != old_size) return;
   b->used -= old_size - new_size;
+  DESERT_ASSERT(b->used <= b->cap);
 }
 
 void desert_arena_reset(desert_arena *a) {

@@ -6,6 +6,11 @@
  * SPDX-License-Identifier: MIT */
 #include "core/reader_internal.h"
 
+/* A caller's arena is set up without a busy flag or a redirect and keeps
+ * neither: a reader's allocation redirected to it makes exactly one hop,
+ * and it never marks a reader busy that does not own it. */
+#define DESERT_DA_ASSERT_PLAIN(a) DESERT_ASSERT((a)->arena.busy == NULL && (a)->arena.redirect == NULL)
+
 desert_status desert_decode_arena_create(const desert_allocator *alloc, desert_decode_arena **out) {
   if (!out) return DESERT_E_ARGUMENT;
   *out = NULL;
@@ -25,6 +30,7 @@ desert_status desert_decode_arena_create(const desert_allocator *alloc, desert_d
 
 void *desert_decode_arena_alloc(desert_decode_arena *a, size_t size, size_t align) {
   if (!a) return NULL;
+  DESERT_DA_ASSERT_PLAIN(a);
   return desert_arena_alloc(&a->arena, size, align);
 }
 
@@ -43,6 +49,7 @@ size_t desert_decode_arena_bytes(const desert_decode_arena *a) { return a ? a->a
 
 desert_status desert_reader_set_output_arena(desert_reader *r, desert_decode_arena *a) {
   if (!r) return DESERT_E_ARGUMENT;
+  if (a) DESERT_DA_ASSERT_PLAIN(a);
   /* Only the pointer changes: what was allocated stays where it is, and
    * neither busy nor the inline begin is affected (an allocation into
    * either arena sets busy itself). */

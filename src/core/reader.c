@@ -97,7 +97,7 @@ desert_status desert_reader_init(void *storage, size_t size, const desert_option
 
 void desert_reader_free(desert_reader *r) {
   if (!r) return;
-  if (r->stream_free) r->stream_free(r); /* streaming (issue 15) */
+  if (r->stream_free) r->stream_free(r); /* streaming */
   if (r->records_free) r->records_free(r);
   desert_reader_free_decompressors(r);
   desert_strtab_free(&r->strings);
@@ -126,7 +126,7 @@ static inline void reader_clear(desert_reader *r) {
 
 void desert_reader_reset(desert_reader *r) {
   if (!r) return;
-  if (r->stream_free) r->stream_free(r); /* streaming (issue 15): ends the stream */
+  if (r->stream_free) r->stream_free(r); /* streaming: ends the stream */
   reader_clear(r);
   r->base = desert_no_input;
   r->end = r->len = 0;
@@ -134,7 +134,8 @@ void desert_reader_reset(desert_reader *r) {
 
 desert_status desert_reader_begin(desert_reader *r, const void *data, size_t len) {
   if (!r || (!data && len)) return DESERT_E_ARGUMENT;
-  if (DESERT_UNLIKELY(r->stream_free != NULL)) r->stream_free(r); /* streaming (issue 15) */
+  DESERT_R_ASSERT_HEAD(r);
+  if (DESERT_UNLIKELY(r->stream_free != NULL)) r->stream_free(r); /* streaming */
   reader_clear(r);
   r->base = len ? data : desert_no_input;
   r->len = r->end = len;
@@ -241,7 +242,7 @@ desert_status desert_r_var_u32_slow(desert_reader *r, uint32_t *out) {
   size_t start = r->pos;
   uint32_t v = 0;
   for (unsigned k = 0; k < 5; k++) {
-    if (r->pos >= r->end && !desert_r_want(r, 1)) /* streaming: refill (issue 15) */
+    if (r->pos >= r->end && !desert_r_want(r, 1)) /* streaming: refill */
       return desert_r_fail(r, DESERT_E_INPUT_ENDED, start);
     uint8_t b = r->base[r->pos++];
     /* Bits past bit 31 (5th byte, bits 4-6) are dropped, as in both readers. */
@@ -595,7 +596,7 @@ desert_status desert_read_var_u32_array(desert_reader *r, uint32_t *dst, size_t 
   if (r->status) return r->status;
   if (!dst && n) return desert_r_fail(r, DESERT_E_ARGUMENT, r->pos);
   if (n == 0) return DESERT_OK;
-  /* streaming (issue 15): a run the window may not hold goes one by one */
+  /* streaming: a run the window may not hold goes one by one */
   if ((r->opt.flags & DESERT_OPT_LENIENT_VARINT) || (r->stream && desert_r_avail(r) / 5 < n)) {
     for (size_t i = 0; i < n; i++)
       if (desert_r_var_u32(r, &dst[i])) return r->status;

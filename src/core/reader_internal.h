@@ -65,7 +65,7 @@ struct desert_reader {
   void *zstd_d;   /* ZSTD_DCtx, created lazily */
   void *records;  /* records layer state, see record.c */
   void (*records_free)(desert_reader *r);
-  /* ---- streaming (issue 15; src/core/stream_source.c) ----
+  /* ---- streaming (src/core/stream_source.c) ----
    * NULL/OK for in-memory input. The window hook is called through the
    * pointer so that reader.c and stream_source.c do not call each other. */
   void *stream;                  /* window state */
@@ -85,6 +85,7 @@ DESERT_INLINE desert_status desert_r_fail(desert_reader *r, desert_status st, si
     r->err_offset = off;
     r->busy = 1; /* desert_reader_begin_inline relies on "busy 0 => status OK" */
   }
+  DESERT_ASSERT(r->busy != 0);
   return r->status;
 }
 
@@ -102,6 +103,14 @@ DESERT_INLINE void desert_r_leave(desert_reader *r) {
   if (r->depth) r->depth--;
 }
 
+/* The head invariant desert_reader_begin_inline builds on (busy 0 =>
+ * status OK), checked where an exported begin takes the reader. */
+#define DESERT_R_ASSERT_HEAD(r) DESERT_ASSERT((r)->busy != 0 || (r)->status == DESERT_OK)
+/* The cursor stays inside the current limit and the limit inside the input
+ * (a stream's window: what has arrived): the unsigned `end - pos` tests
+ * below would wrap otherwise. */
+#define DESERT_R_ASSERT_VIEW(r) DESERT_ASSERT((r)->pos <= (r)->end && (r)->end <= (r)->len)
+
 DESERT_INLINE size_t desert_r_avail(const desert_reader *r) { return r->end - r->pos; }
 
 /* True when n bytes are available at the cursor. A streaming reader first
@@ -110,6 +119,7 @@ DESERT_INLINE size_t desert_r_avail(const desert_reader *r) { return r->end - r-
  * too short, or on an error noted in stream_status). In-memory input: just
  * the bounds check. */
 DESERT_INLINE bool desert_r_want(desert_reader *r, size_t n) {
+  DESERT_R_ASSERT_VIEW(r);
   return r->end - r->pos >= n || (r->stream_fill && r->stream_fill(r, n));
 }
 
@@ -117,14 +127,14 @@ DESERT_INLINE bool desert_r_want(desert_reader *r, size_t n) {
  * window or records DESERT_E_INPUT_ENDED. Out of line so that the inline
  * fast path below makes no call of its own: with the stream hook inline,
  * gcc gave every primitive read a frame (push/pop and stack spills) even
- * when the bytes were there, about 40 instructions per op on bench case 2
- * and 9's de rows. */
+ * when the bytes were there. */
 DESERT_COLD const uint8_t *desert_r_take_slow(desert_reader *r, size_t n);
 
 /* View of the next n bytes, advancing; NULL after recording
  * DESERT_E_INPUT_ENDED at the item's start. */
 DESERT_INLINE const uint8_t *desert_r_take(desert_reader *r, size_t n) {
   if (DESERT_UNLIKELY(r->status)) return NULL;
+  DESERT_R_ASSERT_VIEW(r);
   if (DESERT_UNLIKELY(r->end - r->pos < n)) return desert_r_take_slow(r, n);
   const uint8_t *p = r->base + r->pos;
   r->pos += n;

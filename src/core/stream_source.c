@@ -44,6 +44,12 @@ typedef struct stream_src {
   bool io_failed; /* the source failed (sticky) */
 } stream_src;
 
+/* The window's bounds: it holds stream bytes [origin, len) and the bytes
+ * since the last mark, so origin <= keep <= len and len - origin fits. */
+#define STREAM_ASSERT_WINDOW(r, s)                                      \
+  DESERT_ASSERT((s)->origin <= (s)->keep && (s)->keep <= (r)->len && \
+                (r)->len - (s)->origin <= (s)->win.cap)
+
 static void set_base(desert_reader *r, const stream_src *s) {
   r->base = (const uint8_t *)(uintptr_t)((uintptr_t)s->win.ptr - (uintptr_t)s->origin);
 }
@@ -121,11 +127,13 @@ static bool switch_window(desert_reader *r, stream_src *s, size_t need) {
     if (!nb.ptr) return fill_fail(r, DESERT_E_NOMEM);
     nb.cap = ncap;
   }
+  DESERT_ASSERT(live < nb.cap); /* the live bytes and room for at least one more */
   if (live) memcpy(nb.ptr, s->win.ptr + (s->keep - s->origin), live);
   s->retired[s->nretired++] = s->win;
   s->win = nb;
   s->origin = s->keep;
   set_base(r, s);
+  STREAM_ASSERT_WINDOW(r, s);
   return true;
 }
 
@@ -159,6 +167,7 @@ static bool stream_fill(desert_reader *r, size_t n) {
     }
     r->len += (size_t)got;
     r->end = r->len;
+    STREAM_ASSERT_WINDOW(r, s);
   }
   return true;
 }
@@ -228,6 +237,7 @@ desert_status desert_reader_begin_stream(desert_reader *r, desert_source src,
   r->strings.copy_keys = true; /* ids outlive the window's bytes */
   r->pos = r->end = r->len = 0;
   set_base(r, s);
+  STREAM_ASSERT_WINDOW(r, s);
   return DESERT_OK;
 }
 
@@ -262,6 +272,7 @@ desert_status desert_reader_mark(desert_reader *r) {
     s->origin = r->pos;
     set_base(r, s);
   }
+  STREAM_ASSERT_WINDOW(r, s);
   return DESERT_OK;
 }
 

@@ -44,7 +44,7 @@ void desert_wtarget_free(desert_writer *w, desert_wtarget *t) {
 
 uint8_t *desert_w_reserve_slow(desert_writer *w, size_t n) {
   desert_wtarget *t = w->t;
-  /* streaming (issue 15): a full main buffer drains into the sink */
+  /* streaming: a full main buffer drains into the sink */
   if (w->sink_room && t == &w->main) return w->sink_room(w, n);
   if (t->mode == DESERT_WMODE_COUNT) {
     /* Size-only: the bytes land in a sink; only the count matters. */
@@ -236,6 +236,7 @@ void desert_w_settle(desert_writer *w) {
   /* (an argument error may have come before the settle: it keeps the
    * writer busy, see desert_w_fail) */
   w->busy = w->status != DESERT_OK;
+  DESERT_W_ASSERT_HEAD(w);
 }
 
 /* Whether src/values/compressed.c created anything: most writers never
@@ -250,7 +251,7 @@ static bool has_compressors(const desert_writer *w) {
 
 /* Everything desert_writer_free releases besides the context itself. */
 static void free_extras(desert_writer *w) {
-  if (w->sink_free) w->sink_free(w); /* streaming (issue 15) */
+  if (w->sink_free) w->sink_free(w); /* streaming */
   if (w->records_free) w->records_free(w);
   if ((w->extras & DESERT_WX_COMPRESS) && has_compressors(w))
     desert_writer_free_compressors(w); /* also owns w->scratch */
@@ -299,7 +300,7 @@ void desert_writer_reset(desert_writer *w) {
  * settle either. Otherwise they drop a sink and reset as always. */
 static bool switch_pending(desert_writer *w) {
   if (!(w->busy & DESERT_WBUSY_PENDING)) {
-    if (w->sink_free) w->sink_free(w); /* streaming (issue 15): drop the sink */
+    if (w->sink_free) w->sink_free(w); /* streaming: drop the sink */
     return false;
   }
   return true;

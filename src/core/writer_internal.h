@@ -72,7 +72,7 @@ struct desert_writer {
   /* ---- zeroed at create (records .. sink_free) ---- */
   void *records; /* records layer state (chunk buffer pool), see record.c */
   void (*records_free)(desert_writer *w);
-  /* streaming (issue 15; src/core/stream_sink.c): NULL unless the main
+  /* streaming (src/core/stream_sink.c): NULL unless the main
    * target drains into a sink. Hooks, so writer.c and stream_sink.c do not
    * call each other. */
   void *sink;
@@ -90,7 +90,8 @@ struct desert_writer {
    * desert_writer_init_inline uses the last DESERT_W_INLINE bytes of its
    * storage instead (it cannot know this offset). main.inl says which. It
    * stays last: right after the head it pushed k, opt and the rest 256
-   * bytes away, and exported string writes ran up to 1.2x slower. */
+   * bytes away from the head, and the exported string writes that read
+   * them slowed down. */
   uint8_t inline_buf[DESERT_W_INLINE];
 };
 
@@ -114,6 +115,12 @@ enum {
   DESERT_WBUSY_STD_SIZE = DESERT_WFAST_STD_SIZE_
 };
 
+/* The head invariant desert_writer_reset_inline builds on (busy 0 =>
+ * status OK, t == &main), checked where the library hands a writer back
+ * and where an exported call takes one (desert_w_live). */
+#define DESERT_W_ASSERT_HEAD(w) \
+  DESERT_ASSERT((w)->busy != 0 || ((w)->status == DESERT_OK && (w)->t == &(w)->main))
+
 DESERT_COLD void desert_w_settle(desert_writer *w);
 /* NULL passes through: functions that answer DESERT_E_ARGUMENT for a NULL
  * writer still do so after their desert_w_live. */
@@ -122,6 +129,7 @@ DESERT_INLINE void desert_w_live(desert_writer *w) {
    * made gcc move the common (non-NULL) path out of line. */
   if (DESERT_LIKELY(w != NULL)) {
     if (DESERT_UNLIKELY(w->busy & DESERT_WBUSY_PENDING)) desert_w_settle(w);
+    DESERT_W_ASSERT_HEAD(w);
   }
 }
 
@@ -157,6 +165,7 @@ DESERT_INLINE desert_status desert_w_fail(desert_writer *w, desert_status st) {
     w->status = st;
     w->busy |= 1u;
   }
+  DESERT_ASSERT(w->busy != 0);
   return w->status;
 }
 
@@ -175,7 +184,11 @@ DESERT_INLINE uint8_t *desert_w_reserve(desert_writer *w, size_t n) {
   if (t->mode == DESERT_WMODE_COUNT && n <= DESERT_W_SCRATCH) return w->count_sink;
   return desert_w_reserve_slow(w, n);
 }
-DESERT_INLINE void desert_w_commit(desert_writer *w, size_t n) { w->t->len += n; }
+DESERT_INLINE void desert_w_commit(desert_writer *w, size_t n) {
+  w->t->len += n;
+  /* size-only targets count past their capacity (0) */
+  DESERT_ASSERT(w->t->len <= w->t->cap || w->t->mode == DESERT_WMODE_COUNT);
+}
 
 /* Bulk reservation of any size: OK with *p = where to write, or OK with
  * *p = NULL in size-only mode (nothing to write), or the error. Follow a

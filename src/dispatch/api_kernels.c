@@ -12,11 +12,16 @@
  *
  * Optional outputs: `pos` / `error_offset` may be NULL. Required outputs
  * (`written`, `consumed`, `out_len`) may not (DESERT_E_ARGUMENT).
+ *
+ * Every kernel's postconditions (positions within the input, outputs
+ * within their capacity, exact sizes where the size was computed first)
+ * are asserted here, once for every ISA, in builds with assertions.
  */
 #include <string.h>
 
 #include "desert/kernels.h"
 #include "base/kernels.h"
+#include "base/assert.h"
 
 #if defined(__BYTE_ORDER__) && defined(__ORDER_BIG_ENDIAN__) && \
     __BYTE_ORDER__ == __ORDER_BIG_ENDIAN__
@@ -84,8 +89,10 @@ desert_status desert_var_u32_encode(void *dst, size_t dst_cap, const uint32_t *s
   if (n == 0) return DESERT_OK;
   if (src == NULL || (dst == NULL && dst_cap > 0)) return DESERT_E_ARGUMENT;
   /* The kernel has no capacity: size exactly first (it writes exactly that). */
-  if (desert_var_u32_size(src, n) > dst_cap) return DESERT_E_DST_TOO_SMALL;
+  const size_t need = desert_var_u32_size(src, n);
+  if (need > dst_cap) return DESERT_E_DST_TOO_SMALL;
   *written = desert_kernels_default()->var_u32_encode(desert_out(dst), src, n);
+  DESERT_ASSERT(*written == need);
   return DESERT_OK;
 }
 
@@ -95,8 +102,10 @@ desert_status desert_var_i32_encode(void *dst, size_t dst_cap, const int32_t *sr
   *written = 0;
   if (n == 0) return DESERT_OK;
   if (src == NULL || (dst == NULL && dst_cap > 0)) return DESERT_E_ARGUMENT;
-  if (desert_var_i32_size(src, n) > dst_cap) return DESERT_E_DST_TOO_SMALL;
+  const size_t need = desert_var_i32_size(src, n);
+  if (need > dst_cap) return DESERT_E_DST_TOO_SMALL;
   *written = desert_kernels_default()->var_i32_encode(desert_out(dst), src, n);
+  DESERT_ASSERT(*written == need);
   return DESERT_OK;
 }
 
@@ -106,7 +115,10 @@ desert_status desert_var_u32_decode(const void *src, size_t src_len, uint32_t *d
   *consumed = 0;
   if (n == 0) return DESERT_OK;
   if (dst == NULL || (src == NULL && src_len > 0)) return DESERT_E_ARGUMENT;
-  return desert_kernels_default()->var_u32_decode(desert_in(src), src_len, dst, n, consumed);
+  desert_status st =
+      desert_kernels_default()->var_u32_decode(desert_in(src), src_len, dst, n, consumed);
+  DESERT_ASSERT(*consumed <= src_len && (st != DESERT_OK || *consumed >= n));
+  return st;
 }
 
 desert_status desert_var_i32_decode(const void *src, size_t src_len, int32_t *dst, size_t n,
@@ -115,7 +127,10 @@ desert_status desert_var_i32_decode(const void *src, size_t src_len, int32_t *ds
   *consumed = 0;
   if (n == 0) return DESERT_OK;
   if (dst == NULL || (src == NULL && src_len > 0)) return DESERT_E_ARGUMENT;
-  return desert_kernels_default()->var_i32_decode(desert_in(src), src_len, dst, n, consumed);
+  desert_status st =
+      desert_kernels_default()->var_i32_decode(desert_in(src), src_len, dst, n, consumed);
+  DESERT_ASSERT(*consumed <= src_len && (st != DESERT_OK || *consumed >= n));
+  return st;
 }
 
 /* ---- text ------------------------------------------------------------------------ */
@@ -124,6 +139,7 @@ desert_status desert_utf8_validate(const void *s, size_t len, size_t *error_offs
   size_t pos = 0;
   desert_status st = DESERT_E_ARGUMENT;
   if (s != NULL || len == 0) st = desert_kernels_default()->utf8_validate(desert_in(s), len, &pos);
+  DESERT_ASSERT(pos <= len && (st != DESERT_OK || pos == len));
   if (error_offset != NULL) *error_offset = pos;
   return st;
 }
@@ -147,6 +163,7 @@ desert_status desert_utf8_to_utf16(const void *s, size_t len, uint16_t *dst, siz
     st = desert_kernels_default()->utf8_to_utf16(desert_in(s), len, dst != NULL ? dst : none,
                                                  dst_cap, written, &p);
   }
+  DESERT_ASSERT(p <= len && *written <= dst_cap);
   if (pos != NULL) *pos = p;
   return st;
 }
@@ -169,6 +186,7 @@ desert_status desert_utf16_to_utf8(const uint16_t *s, size_t len, void *dst, siz
   if ((s != NULL || len == 0) && (dst != NULL || dst_cap == 0))
     st = desert_kernels_default()->utf16_to_utf8(s != NULL ? s : none, len, desert_out(dst),
                                                  dst_cap, written, &p);
+  DESERT_ASSERT(p <= len && *written <= dst_cap);
   if (pos != NULL) *pos = p;
   return st;
 }
@@ -187,8 +205,10 @@ desert_status desert_latin1_to_utf8(const uint8_t *s, size_t len, void *dst, siz
   const desert_kernels *k = desert_kernels_default();
   /* All or nothing: the kernel has no capacity, and this call has no *pos
    * to say how much input a partial conversion used. */
-  if (k->utf8_len_from_latin1(s, len) > dst_cap) return DESERT_E_DST_TOO_SMALL;
+  const size_t need = k->utf8_len_from_latin1(s, len);
+  if (need > dst_cap) return DESERT_E_DST_TOO_SMALL;
   *written = k->latin1_to_utf8(s, len, desert_out(dst));
+  DESERT_ASSERT(*written == need);
   return DESERT_OK;
 }
 
@@ -201,6 +221,7 @@ desert_status desert_utf8_to_latin1(const void *s, size_t len, uint8_t *dst, siz
   if ((s != NULL || len == 0) && (dst != NULL || dst_cap == 0))
     st = desert_kernels_default()->utf8_to_latin1(desert_in(s), len, desert_out(dst), dst_cap,
                                                   written, &p);
+  DESERT_ASSERT(p <= len && *written <= dst_cap);
   if (pos != NULL) *pos = p;
   return st;
 }
