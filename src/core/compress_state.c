@@ -47,7 +47,7 @@ ZSTD_customMem desert_zstd_mem(desert_allocator *a) {
 void desert_writer_free_compressors(desert_writer *w) {
   if (!w) return;
   /* Guarded calls: most writers never compress, and freeing a fresh writer
-   * should not cost fourteen library calls (measured in bench case 1). */
+   * should not cost fourteen library calls. */
   for (size_t i = 0; i < sizeof w->deflate_c / sizeof w->deflate_c[0]; i++) {
     if (w->deflate_c[i]) libdeflate_free_compressor(w->deflate_c[i]);
     w->deflate_c[i] = NULL;

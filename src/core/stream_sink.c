@@ -1,4 +1,4 @@
-/* src/core/stream_sink.c — the streaming writer (issue 15): the main output
+/* src/core/stream_sink.c — the streaming writer: the main output
  * target becomes a buffer of the caller's size that drains into a
  * desert_sink whenever the writer's "need room" slow path finds it full
  * (desert_w_reserve_slow -> sink_room). Nothing above the core changes:

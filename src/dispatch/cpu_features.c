@@ -64,9 +64,10 @@ static uint32_t desert_detect(void) {
   const unsigned ecx1 = c;
   const unsigned family = ((a >> 8) & 0xfu) == 0xfu ? 0xfu + ((a >> 20) & 0xffu) : (a >> 8) & 0xfu;
   /* desert_copy's large blocks in one memcpy only where that was measured
-   * fast with misaligned buffers: AMD family 1Ah (Zen 5). Elsewhere the 2 KiB
-   * pieces stay (an AVX2-only EPYC ran misaligned `rep movsb` ~12x slower;
-   * base/internal.h has the figures). */
+   * fast with misaligned buffers: AMD family 1Ah and later. Elsewhere the
+   * 2 KiB pieces stay, as misaligned `rep movsb` was measured far slower on
+   * an earlier AMD family (base/internal.h says why, and
+   * bench/results/notes-from-code-comments.md has the figures). */
   atomic_store_explicit(&desert_copy_large_whole, (unsigned char)(amd && family >= 0x1au),
                         memory_order_relaxed);
   if (ecx1 & (1u << 20)) f |= DESERT_CPU_SSE42;

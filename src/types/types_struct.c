@@ -270,7 +270,7 @@ static desert_status dec_value(desert_reader *r, const desert_cfield *f, uint8_t
 static desert_status dec_bulk(desert_reader *r, size_t n, size_t bw, void **items) {
   *items = NULL;
   if (n == 0) return DESERT_OK;
-  desert_r_want(r, n > SIZE_MAX / bw ? SIZE_MAX : n * bw); /* streaming (issue 15) */
+  desert_r_want(r, n > SIZE_MAX / bw ? SIZE_MAX : n * bw); /* streaming */
   if (n > desert_r_avail(r) / bw) {
     /* Streaming: the array reader below could refill and then succeed, so
      * report its error (the first element that does not fit) here. */
