@@ -4,33 +4,65 @@
  *
  * Algorithm: Keiser & Lemire, "Validating UTF-8 In Less Than One
  * Instruction Per Byte" (Software: Practice and Experience, 2021), lookup
- * algorithm (dz_u8_check in vec_avx512.h) on 64-byte blocks. The views of
- * the stream shifted by 1..3 bytes cross all four 128-bit lanes with one
- * vpermt2b each. ASCII blocks only confirm that no sequence was left open,
- * then an ASCII sprint ORs four blocks (256 bytes) per test.
+ * algorithm (dz_u8_check in vec_avx512.h) on 64-byte blocks, two blocks
+ * (128 bytes) per loop test. The views of the stream shifted by 1..3 bytes
+ * come from one lane rotation (valignq: the 16 bytes before each 128-bit
+ * lane) and three in-lane vpalignr, as simdjson does, rather than three
+ * cross-lane byte permutes (vpermt2b, the costlier shuffle on the AVX-512
+ * units we know; measured in bench/results).
  *
- * Bounds: the loop reads [p, p+64) while >= 64 bytes remain (the sprint
- * [q, q+256) while >= 256 remain). The tail (< 64 bytes) is checked as one
- * more block: if the input has >= 64 bytes, an ASCII tail is recognised on
- * the last 64 input bytes [len-64, len) (only the tail's top bits count);
- * otherwise it is copied into a zeroed 64-byte stack block. The zero after
- * the copied bytes makes a sequence cut by the end of input fail the check
- * (TOO_SHORT), so no separate "still open" test is needed there.
+ * ASCII: a 128-byte pair without a byte >= 0x80 is checked only if the
+ * block before it held non-ASCII bytes ("dirty"): the full check of its
+ * first block against that one then catches a sequence left open (an ASCII
+ * byte where a continuation is due), so no per-block "still open" mask is
+ * computed on the non-ASCII path. Then an ASCII sprint ORs four blocks
+ * (256 bytes) per test.
  *
- * Errors: a failing check (or an ASCII block after an open sequence) makes
- * the kernel step back to the character boundary before the block (at most
- * 3 bytes) and run the scalar kernel from there, which reports the exact
- * offset (simdutf's rewind approach).
+ * Bounds: the loop reads [p, p+128) while >= 128 bytes remain (the sprint
+ * [q, q+256) while >= 256 remain), then one block [p, p+64) if >= 64
+ * remain. The tail (< 64 bytes) is one zero-masked load of exactly its
+ * bytes (AVX-512 masked loads do not touch, nor fault on, the masked-out
+ * bytes); the zero after the last byte makes a sequence cut by the end of
+ * input fail the check (TOO_SHORT). With no tail, a zero block checked
+ * after a dirty last block does the same.
+ *
+ * Errors: a failing check makes the kernel step back to the character
+ * boundary before the block pair (at most 3 bytes) and run the scalar
+ * kernel from there, which reports the exact offset (simdutf's rewind
+ * approach).
  */
-#include <string.h>
-
 #include "scalar/scalar.h"
 #include "x86/vec_avx2.h"
 #include "x86/vec_avx512.h"
 #include "x86/x86_kernels.h"
 
+/* DZ_LANES_BEFORE(in, prev): the 16 bytes before each 128-bit lane of in
+ * (prev's lane 3, in's lanes 0..2). DZ_ALIGNR8(hi, lo, n): vpalignr, per
+ * lane the bytes n..n+15 of lo:hi. SIMDe 0.7.4 has neither 512-bit form:
+ * the emulated table computes the same values from a qword permute and
+ * 256-bit halves. */
+#if defined(DESERT_AVX512_VIA_SIMDE) && DESERT_AVX512_VIA_SIMDE
+#define DZ_LANES_BEFORE(in, prev) \
+  _mm512_permutex2var_epi64((prev), _mm512_set_epi64(13, 12, 11, 10, 9, 8, 7, 6), (in))
+#define DZ_ALIGNR8(hi, lo, n)                                                                   \
+  _mm512_inserti64x4(                                                                           \
+      _mm512_castsi256_si512(                                                                   \
+          _mm256_alignr_epi8(_mm512_castsi512_si256(hi), _mm512_castsi512_si256(lo), (n))),     \
+      _mm256_alignr_epi8(_mm512_extracti64x4_epi64((hi), 1), _mm512_extracti64x4_epi64((lo), 1), \
+                         (n)),                                                                  \
+      1)
+#else
+#define DZ_LANES_BEFORE(in, prev) _mm512_alignr_epi64((in), (prev), 6)
+#define DZ_ALIGNR8(hi, lo, n) _mm512_alignr_epi8((hi), (lo), (n))
+#endif
+
+/* dz_u8_check of in after prev (the 64 stream bytes before it): each
+ * shifted view is one in-lane vpalignr of in against the bytes before its
+ * lanes. */
 DZ_INLINE __m512i dz_check_after(__m512i in, __m512i prev) {
-  return dz_u8_check(in, dz_prev(in, prev, 1), dz_prev(in, prev, 2), dz_prev(in, prev, 3));
+  const __m512i before = DZ_LANES_BEFORE(in, prev);
+  return dz_u8_check(in, DZ_ALIGNR8(in, before, 15), DZ_ALIGNR8(in, before, 14),
+                     DZ_ALIGNR8(in, before, 13));
 }
 
 DZ_INLINE int dz_any(__m512i v) { return _mm512_test_epi8_mask(v, v) != 0; }
@@ -39,13 +71,13 @@ DZ_INLINE int dz_any(__m512i v) { return _mm512_test_epi8_mask(v, v) != 0; }
 __attribute__((noinline)) static desert_status dz_validate_long(const uint8_t *src, size_t len,
                                                                 size_t *pos) {
   size_t p = 0;
-  __m512i prev = _mm512_setzero_si512();
-  uint64_t open = 0; /* a sequence is open at p */
-  while (len - p >= 64) {
-    const __m512i in = dz_load(src + p);
-    if (dz_hibits(in) == 0) {
-      if (open) goto rewind;
-      size_t q = p + 64;
+  __m512i prev = _mm512_setzero_si512(); /* the 64 bytes before p (zeros: ASCII) */
+  int dirty = 0;                         /* prev holds a byte >= 0x80 */
+  while (len - p >= 128) {
+    const __m512i a = dz_load(src + p), b = dz_load(src + p + 64);
+    if (dz_hibits(_mm512_or_si512(a, b)) == 0) {
+      if (dirty && dz_any(dz_check_after(a, prev))) goto rewind;
+      size_t q = p + 128;
       while (len - q >= 256) {
         const __m512i o =
             _mm512_ternarylogic_epi32(_mm512_or_si512(dz_load(src + q), dz_load(src + q + 64)),
@@ -55,25 +87,30 @@ __attribute__((noinline)) static desert_status dz_validate_long(const uint8_t *s
       }
       p = q;
       prev = _mm512_setzero_si512(); /* as good as the ASCII bytes before p */
+      dirty = 0;
       continue;
     }
-    if (dz_any(dz_check_after(in, prev))) goto rewind;
-    open = dz_u8_open(in);
-    prev = in;
+    if (dz_any(_mm512_or_si512(dz_check_after(a, prev), dz_check_after(b, a)))) goto rewind;
+    prev = b;
+    dirty = 1;
+    p += 128;
+  }
+  if (len - p >= 64) {
+    const __m512i a = dz_load(src + p);
+    if (dz_hibits(a) != 0) {
+      if (dz_any(dz_check_after(a, prev))) goto rewind;
+      dirty = 1;
+    } else {
+      if (dirty && dz_any(dz_check_after(a, prev))) goto rewind;
+      dirty = 0;
+    }
+    prev = a;
     p += 64;
   }
   {
     const size_t n = len - p; /* 0..63 */
-    if (n == 0) {
-      if (!open) goto valid;
-      goto rewind;
-    }
-    if (!open && len >= 64 && (dz_hibits(dz_load(src + len - 64)) >> (64 - n)) == 0) goto valid;
-    _Alignas(64) uint8_t buf[64];
-    memset(buf, 0, sizeof buf);
-    memcpy(buf, src + p, n);
-    const __m512i in = dz_load(buf);
-    if (!open && dz_hibits(in) == 0) goto valid;
+    const __m512i in = _mm512_maskz_loadu_epi8((__mmask64)dz_low(n), src + p);
+    if (!dirty && dz_hibits(in) == 0) goto valid;
     if (!dz_any(dz_check_after(in, prev))) goto valid;
   }
 rewind:;
