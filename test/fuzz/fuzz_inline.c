@@ -4,7 +4,9 @@
  * SPDX-License-Identifier: MIT
  *
  * Also the inline enum-by-id calls of record.h and
- * desert_read_seq_next_inline, as item kinds of their own.
+ * desert_read_seq_next_inline, as item kinds of their own, and record.h's
+ * version-0 record and one-room enum case calls against the record reader
+ * and writer and the two-call enum form.
  *
  * Input: byte 0 = option flags (fz_flags_from; bit 4: max_length 5, which
  * puts the inline string limit below 63), byte 1 = writer mode (bits 0-1:
@@ -59,6 +61,12 @@ enum {
   K_STRING,
   K_ENUM,  /* enum header by id (record.h's inline forms): begin, then end */
   K_SEQ,   /* a collection of u8 through desert_read_seq_next(_inline) */
+  K_REC0,  /* a field-less record: desert_record_read_v0_begin/_end_inline
+            * (falling back to the record reader) against the record
+            * reader; written as the byte 00 against the record writer */
+  K_ENUM_U32, /* an enum case with a u32 payload: written under one room
+               * check (desert_enum_write_id_room_inline) against the id
+               * and payload calls; read as id, u32, end */
   K_DEDUP, /* DeduplicatedString: no inline form; both sides call the
             * exported function, whose table entries make the next message
             * boundary take the exported reset / begin */
@@ -81,6 +89,9 @@ typedef union value_bits {
   double f64;
   bool b;
 } value_bits;
+
+/* The record of K_REC0: no name, no fields, no steps. */
+static const desert_record_desc empty_record = {NULL, NULL, 0, NULL, 0};
 
 /* Enum ids written and read: both sides of 128 (one- and two-byte varints). */
 #define ENUM_IDS 200u
@@ -131,6 +142,11 @@ static uint64_t written_bits(int kind, uint64_t x) {
     break;
   case K_ENUM:
     v.u32 = x32 % ENUM_IDS;
+    break;
+  case K_ENUM_U32:
+    v.u64 = (x32 % ENUM_IDS) | (x >> 32) << 32;
+    break;
+  case K_REC0:
     break;
   case K_SEQ:
     v.u64 = seq_bits(x);
@@ -213,6 +229,25 @@ static got read_item(desert_reader *r, int kind, bool inl) {
                : desert_enum_read_begin_id(r, ENUM_IDS, &v.u32);
     if (!g.st) g.st = inl ? desert_enum_read_end_id_inline(r) : desert_enum_read_end_id(r);
     break;
+  case K_ENUM_U32: {
+    uint32_t id = 0, payload = 0;
+    g.st = inl ? desert_enum_read_begin_id_inline(r, ENUM_IDS, &id)
+               : desert_enum_read_begin_id(r, ENUM_IDS, &id);
+    if (!g.st) g.st = inl ? desert_read_u32_inline(r, &payload) : desert_read_u32(r, &payload);
+    if (!g.st) g.st = inl ? desert_enum_read_end_id_inline(r) : desert_enum_read_end_id(r);
+    v.u64 = id | (uint64_t)payload << 32;
+    break;
+  }
+  case K_REC0: {
+    desert_record_reader rr;
+    if (inl && desert_record_read_v0_begin_inline(r)) {
+      g.st = desert_record_read_v0_end_inline(r);
+    } else {
+      g.st = desert_record_read_begin(r, &empty_record, &rr);
+      if (!g.st) g.st = desert_record_read_end(&rr);
+    }
+    break;
+  }
   case K_SEQ: {
     desert_seq sq;
     g.st = desert_read_seq_begin(r, &sq);
@@ -353,6 +388,29 @@ static desert_status write_item(desert_writer *w, int kind, fz_in *src, bool inl
   case K_ENUM:
     return inl ? desert_enum_write_id_inline(w, x32 % ENUM_IDS)
                : desert_enum_write_id(w, x32 % ENUM_IDS);
+  case K_ENUM_U32: {
+    uint32_t id = x32 % ENUM_IDS, payload = (uint32_t)(x >> 32);
+    if (inl) {
+      uint8_t *q = desert_enum_write_id_room_inline(w, id, 4);
+      if (q) {
+        q[0] = (uint8_t)(payload >> 24);
+        q[1] = (uint8_t)(payload >> 16);
+        q[2] = (uint8_t)(payload >> 8);
+        q[3] = (uint8_t)payload;
+        return DESERT_OK;
+      }
+      desert_status st = desert_enum_write_id_inline(w, id);
+      return st ? st : desert_write_u32_inline(w, payload);
+    }
+    desert_status st = desert_enum_write_id(w, id);
+    return st ? st : desert_write_u32(w, payload);
+  }
+  case K_REC0: {
+    if (inl) return desert_write_u8_inline(w, 0);
+    desert_record_writer rw;
+    desert_status st = desert_record_write_begin(w, &empty_record, &rw);
+    return st ? st : desert_record_write_end(&rw);
+  }
   case K_SEQ: {
     desert_status st = inl ? desert_write_count_inline(w, (size_t)(x % 5))
                            : desert_write_count(w, (size_t)(x % 5));
