@@ -2,25 +2,20 @@
  * SPDX-License-Identifier: MIT
  *
  * Own kernels only where 64-byte registers measured faster than AVX2 on an
- * AVX-512 host (AMD EPYC, Zen 5, cpu family 26; bench report section 1b,
- * scripts/ab_isa.sh): varint runs (varint_avx512.c), UTF-8 validation,
+ * AVX-512 host (bench report section 1b, scripts/ab_isa.sh; the figures are
+ * in bench/results/notes-from-code-comments.md): varint runs
+ * (varint_avx512.c), UTF-8 validation,
  * UTF-8 <-> UTF-16 and Latin-1 <-> UTF-8 (VBMI2 compress), the UTF-8 sizes
  * of UTF-16 and Latin-1 text. Every other slot is the AVX2 kernel (which
  * this CPU can run: `required` includes the AVX2 bits). The table is the
  * automatic choice on AVX-512 hosts, so a slot takes its AVX-512 kernel
- * only when measured faster than AVX2. Varint slots, 2026-12-01, AVX2 time
- * / AVX-512 time at 1 KiB / 64 KiB / 1 MiB: decode desert mix 1.82 / 2.03
- * / 1.96, encode desert mix 2.07 / 2.19 / 2.01, var_i32 decode 1.75 / 1.88
- * / 1.84, encode 1.97 / 1.96 / 1.68.
+ * only when measured faster than AVX2 (per CPU class, the policy of
+ * src/dispatch/kernel_policy.c may still pick AVX2 for a slot).
  *
  * AVX2 on purpose: utf16_len_from_utf8 (no AVX-512 kernel yet), and the
- * byte swaps. A 64-byte vpshufb bswap kernel was 0.97-1.4x of AVX2 in the
- * kernel suite (warm buffers) but made golden decode and encode, whose
- * 30000 longs (240 of the 242 KB) are one bswap64 from a buffer that is
- * not in L2 (64 rotated inputs), slower in 5
- * alternating A/B runs (scripts/ab_isa.sh, 15 repetitions each,
- * 2026-12-01: AVX2/AVX-512 medians 0.89-0.99 per row), also with its
- * stores or loads aligned to 64 bytes; it was removed.
+ * byte swaps: a 64-byte vpshufb bswap kernel won on warm buffers but lost
+ * on golden decode and encode, whose longs come from buffers not in L2, so
+ * it was removed.
  *
  * The folder's *_avx512.c files are compiled with the AVX2 flags plus
  * -mavx512f -mavx512bw -mavx512vl -mavx512vbmi -mavx512vbmi2, so the

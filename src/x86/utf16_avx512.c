@@ -211,9 +211,7 @@ __attribute__((noinline)) static desert_status dz_utf8_len_long(const uint16_t *
 desert_status desert_avx512_utf8_len_from_utf16(const uint16_t *src, size_t len,
                                                 size_t *out_len) {
   /* Up to two steps: the AVX2 kernel's 16-unit steps directly, by a tail
-   * jump before any stack frame (32 units took 6.3 ns through this kernel
-   * against 5.4 ns in AVX2, 64 ASCII units 6.7 against 5.6; AMD EPYC
-   * Zen 5). */
+   * jump before any stack frame, which short inputs measured faster. */
   if (len <= 64) return desert_avx2_utf8_len_from_utf16(src, len, out_len);
   return dz_utf8_len_long(src, len, out_len);
 }
@@ -231,7 +229,7 @@ __attribute__((noinline)) static desert_status dz_u16_to_u8_long(const uint16_t 
      * half's 64-byte store may write past its bytes: the second half
      * (>= 32 bytes, one or two per unit) overwrites that part, so no byte
      * at or after the final w is touched. Tried only after a block below
-     * U+0800: a failed attempt costs CJK text 20 % (64 KiB, Zen 5). */
+     * U+0800: a failed attempt is a wasted test per block of CJK text. */
     while (easy && len - p >= 65 && dst_cap - w >= 128) {
       const __m512i a = dz_load(src + p), b = dz_load(src + p + 32);
       const __m512i o = _mm512_or_si512(a, b);
@@ -279,9 +277,7 @@ desert_status desert_avx512_utf16_to_utf8(const uint16_t *src, size_t len, uint8
                                           size_t dst_cap, size_t *written, size_t *pos) {
   /* An input of up to two blocks would go half or wholly through the
    * zeroed stack copy of dz_u16_to_u8_long, whose 64-byte load waits on
-   * the unit stores: 32 units took 37 ns that way against 26 ns in the
-   * AVX2 kernel, 64 ASCII units 15.6 ns against 12.8 (bench
-   * kernel/utf16_to_utf8/{2byte,ascii}/64B, AMD EPYC Zen 5). Same results
+   * the unit stores, slower than the AVX2 kernel there. Same results
    * by the kernel contract, and this table may call AVX2. A separate long
    * kernel keeps its 64-byte aligned stack frame off the short path. */
   if (len <= 64) return desert_avx2_utf16_to_utf8(src, len, dst, dst_cap, written, pos);
