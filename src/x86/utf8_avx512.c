@@ -20,10 +20,10 @@
  * faster on long ASCII input than 64-byte loads; bench/results).
  *
  * Bounds: the loop reads [p, p+128) while >= 128 bytes remain (the sprint
- * [q, q+256) while >= 256 remain, q in (p+64, p+128]), then one block [p, p+64) if >= 64
- * remain. The tail (< 64 bytes) is one zero-masked load of exactly its
- * bytes (AVX-512 masked loads do not touch, nor fault on, the masked-out
- * bytes); the zero after the last byte makes a sequence cut by the end of
+ * [q, q+256) while >= 256 remain, q in (p+64, p+128]), then one block
+ * [p, p+64) if >= 64 remain. The tail (< 64 bytes) is one zero-masked
+ * load of exactly its bytes (AVX-512 masked loads do not touch, nor fault
+ * on, the masked-out bytes); the zero after the last byte makes a sequence cut by the end of
  * input fail the check (TOO_SHORT). With no tail, a zero block checked
  * after a dirty last block does the same.
  *
@@ -79,7 +79,7 @@ __attribute__((noinline)) static desert_status dz_validate_long(const uint8_t *s
     if (dz_hibits(_mm512_or_si512(a, b)) == 0) {
       if (dirty && dz_any(dz_check_after(a, prev))) goto rewind;
       /* The sprint starts on a 64-byte address boundary in (p+64,
-       * p+128) (those bytes are ASCII already): whole-line loads, and the
+       * p+128] (the bytes before it are ASCII already): whole-line loads, and the
        * blocks after it stay aligned. */
       size_t q = p + 128 - ((uintptr_t)(src + p) & 63u);
       while (len - q >= 256) {
