@@ -61,8 +61,19 @@ static const char *simple_name(desert_type_kind k) {
   case DESERT_TYPE_VAR_I32: return "var_i32";
   case DESERT_TYPE_BYTES: return "bytes";
   case DESERT_TYPE_UUID: return "uuid";
-  default: return NULL;
+  DESERT_TYPE_CASES(COMPOSITE) case DESERT_TYPE_CHAR16: case DESERT_TYPE_DURATION:
+  case DESERT_TYPE_INSTANT: case DESERT_TYPE_BIGINT: case DESERT_TYPE_BIGDECIMAL:
+  case DESERT_TYPE_BIGDECIMAL_BINARY: case DESERT_TYPE_COMPRESSED: case DESERT_TYPE_DAY_OF_WEEK:
+  case DESERT_TYPE_MONTH: case DESERT_TYPE_YEAR: case DESERT_TYPE_MONTH_DAY:
+  case DESERT_TYPE_YEAR_MONTH: case DESERT_TYPE_PERIOD: case DESERT_TYPE_ZONE_OFFSET:
+  case DESERT_TYPE_ZONE_ID: case DESERT_TYPE_LOCAL_DATE: case DESERT_TYPE_LOCAL_TIME:
+  case DESERT_TYPE_LOCAL_DATE_TIME: case DESERT_TYPE_OFFSET_TIME:
+  case DESERT_TYPE_OFFSET_DATE_TIME: case DESERT_TYPE_ZONED_DATE_TIME:
+  case DESERT_TYPE_RUST_DATETIME_FIXED_OFFSET: case DESERT_TYPE_RUST_DATETIME_TZ:
+  case DESERT_TYPE_KIND_COUNT_:
+    break;
   }
+  return NULL;
 }
 
 /* Kinds with desert_read_<name>_inline and desert_write_<name>_inline
@@ -75,9 +86,21 @@ static bool has_inline(desert_type_kind k) {
   case DESERT_TYPE_U64: case DESERT_TYPE_VAR_U32: case DESERT_TYPE_VAR_I32:
   case DESERT_TYPE_STRING:
     return true;
-  default:
-    return false;
+  DESERT_TYPE_CASES(COMPOSITE) case DESERT_TYPE_F32: case DESERT_TYPE_F64: case DESERT_TYPE_UNIT:
+  case DESERT_TYPE_CHAR: case DESERT_TYPE_CHAR16: case DESERT_TYPE_DEDUP_STRING:
+  case DESERT_TYPE_BYTES: case DESERT_TYPE_UUID: case DESERT_TYPE_DURATION:
+  case DESERT_TYPE_INSTANT: case DESERT_TYPE_BIGINT: case DESERT_TYPE_BIGDECIMAL:
+  case DESERT_TYPE_BIGDECIMAL_BINARY: case DESERT_TYPE_COMPRESSED: case DESERT_TYPE_DAY_OF_WEEK:
+  case DESERT_TYPE_MONTH: case DESERT_TYPE_YEAR: case DESERT_TYPE_MONTH_DAY:
+  case DESERT_TYPE_YEAR_MONTH: case DESERT_TYPE_PERIOD: case DESERT_TYPE_ZONE_OFFSET:
+  case DESERT_TYPE_ZONE_ID: case DESERT_TYPE_LOCAL_DATE: case DESERT_TYPE_LOCAL_TIME:
+  case DESERT_TYPE_LOCAL_DATE_TIME: case DESERT_TYPE_OFFSET_TIME:
+  case DESERT_TYPE_OFFSET_DATE_TIME: case DESERT_TYPE_ZONED_DATE_TIME:
+  case DESERT_TYPE_RUST_DATETIME_FIXED_OFFSET: case DESERT_TYPE_RUST_DATETIME_TZ:
+  case DESERT_TYPE_KIND_COUNT_:
+    break;
   }
+  return false;
 }
 
 /* Bytes per element of a list read and written in bulk (the runtime's
@@ -87,8 +110,22 @@ static unsigned bulk_width(desert_type_kind k) {
   case DESERT_TYPE_I16: case DESERT_TYPE_U16: return 2;
   case DESERT_TYPE_I32: case DESERT_TYPE_U32: case DESERT_TYPE_F32: return 4;
   case DESERT_TYPE_I64: case DESERT_TYPE_U64: case DESERT_TYPE_F64: return 8;
-  default: return 0;
+  DESERT_TYPE_CASES(COMPOSITE) case DESERT_TYPE_BOOL: case DESERT_TYPE_I8: case DESERT_TYPE_U8:
+  case DESERT_TYPE_UNIT: case DESERT_TYPE_CHAR: case DESERT_TYPE_CHAR16: case DESERT_TYPE_STRING:
+  case DESERT_TYPE_DEDUP_STRING: case DESERT_TYPE_VAR_U32: case DESERT_TYPE_VAR_I32:
+  case DESERT_TYPE_BYTES: case DESERT_TYPE_UUID: case DESERT_TYPE_DURATION:
+  case DESERT_TYPE_INSTANT: case DESERT_TYPE_BIGINT: case DESERT_TYPE_BIGDECIMAL:
+  case DESERT_TYPE_BIGDECIMAL_BINARY: case DESERT_TYPE_COMPRESSED: case DESERT_TYPE_DAY_OF_WEEK:
+  case DESERT_TYPE_MONTH: case DESERT_TYPE_YEAR: case DESERT_TYPE_MONTH_DAY:
+  case DESERT_TYPE_YEAR_MONTH: case DESERT_TYPE_PERIOD: case DESERT_TYPE_ZONE_OFFSET:
+  case DESERT_TYPE_ZONE_ID: case DESERT_TYPE_LOCAL_DATE: case DESERT_TYPE_LOCAL_TIME:
+  case DESERT_TYPE_LOCAL_DATE_TIME: case DESERT_TYPE_OFFSET_TIME:
+  case DESERT_TYPE_OFFSET_DATE_TIME: case DESERT_TYPE_ZONED_DATE_TIME:
+  case DESERT_TYPE_RUST_DATETIME_FIXED_OFFSET: case DESERT_TYPE_RUST_DATETIME_TZ:
+  case DESERT_TYPE_KIND_COUNT_:
+    break;
   }
+  return 0;
 }
 
 /* The values.h call pair of a built-in kind that is one C value written
@@ -120,8 +157,17 @@ static value_call value_call_of(desert_type_kind k) {
   case DESERT_TYPE_RUST_DATETIME_FIXED_OFFSET:
     return (value_call){"rust_datetime_fixed_offset", false};
   case DESERT_TYPE_ZONED_DATE_TIME: return (value_call){"zoned_date_time", true};
-  default: return (value_call){NULL, false};
+  DESERT_TYPE_CASES(COMPOSITE) case DESERT_TYPE_BOOL: case DESERT_TYPE_I8: case DESERT_TYPE_I16:
+  case DESERT_TYPE_I32: case DESERT_TYPE_I64: case DESERT_TYPE_U8: case DESERT_TYPE_U16:
+  case DESERT_TYPE_U32: case DESERT_TYPE_U64: case DESERT_TYPE_F32: case DESERT_TYPE_F64:
+  case DESERT_TYPE_UNIT: case DESERT_TYPE_CHAR: case DESERT_TYPE_CHAR16: case DESERT_TYPE_STRING:
+  case DESERT_TYPE_DEDUP_STRING: case DESERT_TYPE_VAR_U32: case DESERT_TYPE_VAR_I32:
+  case DESERT_TYPE_BYTES: case DESERT_TYPE_UUID: case DESERT_TYPE_BIGINT:
+  case DESERT_TYPE_BIGDECIMAL: case DESERT_TYPE_BIGDECIMAL_BINARY: case DESERT_TYPE_COMPRESSED:
+  case DESERT_TYPE_RUST_DATETIME_TZ: case DESERT_TYPE_KIND_COUNT_:
+    break;
   }
+  return (value_call){NULL, false};
 }
 
 /* Built-in kinds the direct code reads and writes: every kind with a C
@@ -136,9 +182,22 @@ static bool builtin_direct(const desert_type *c) {
   case DESERT_TYPE_COMPRESSED:
   case DESERT_TYPE_RUST_DATETIME_TZ:
     return true;
-  default:
-    return false;
+  DESERT_TYPE_CASES(COMPOSITE) /* the kinds of simple_name and value_call_of: taken above */
+  case DESERT_TYPE_BOOL: case DESERT_TYPE_I8: case DESERT_TYPE_I16: case DESERT_TYPE_I32:
+  case DESERT_TYPE_I64: case DESERT_TYPE_U8: case DESERT_TYPE_U16: case DESERT_TYPE_U32:
+  case DESERT_TYPE_U64: case DESERT_TYPE_F32: case DESERT_TYPE_F64: case DESERT_TYPE_UNIT:
+  case DESERT_TYPE_CHAR: case DESERT_TYPE_STRING: case DESERT_TYPE_DEDUP_STRING:
+  case DESERT_TYPE_VAR_U32: case DESERT_TYPE_VAR_I32: case DESERT_TYPE_BYTES:
+  case DESERT_TYPE_UUID: case DESERT_TYPE_DURATION: case DESERT_TYPE_INSTANT:
+  case DESERT_TYPE_DAY_OF_WEEK: case DESERT_TYPE_MONTH: case DESERT_TYPE_YEAR:
+  case DESERT_TYPE_MONTH_DAY: case DESERT_TYPE_YEAR_MONTH: case DESERT_TYPE_PERIOD:
+  case DESERT_TYPE_ZONE_OFFSET: case DESERT_TYPE_ZONE_ID: case DESERT_TYPE_LOCAL_DATE:
+  case DESERT_TYPE_LOCAL_TIME: case DESERT_TYPE_LOCAL_DATE_TIME: case DESERT_TYPE_OFFSET_TIME:
+  case DESERT_TYPE_OFFSET_DATE_TIME: case DESERT_TYPE_ZONED_DATE_TIME:
+  case DESERT_TYPE_RUST_DATETIME_FIXED_OFFSET: case DESERT_TYPE_KIND_COUNT_:
+    break;
   }
+  return false;
 }
 
 static bool is_enum(const gc_node *n) {
@@ -161,9 +220,12 @@ static bool is_holder(const gc_node *n) {
   case DESERT_TYPE_LIST: case DESERT_TYPE_SET: case DESERT_TYPE_MAP: case DESERT_TYPE_OPTION:
   case DESERT_TYPE_EITHER: case DESERT_TYPE_TRY:
     return true;
-  default:
-    return false;
+  DESERT_TYPE_CASES(BUILTIN) case DESERT_TYPE_TUPLE: case DESERT_TYPE_RECORD:
+  case DESERT_TYPE_ENUM: case DESERT_TYPE_TRANSPARENT: case DESERT_TYPE_REF:
+  case DESERT_TYPE_KIND_COUNT_:
+    break;
   }
+  return false;
 }
 
 /* ---- which nodes get direct functions ------------------------------------------------ */
@@ -188,9 +250,12 @@ static bool holder_contents_direct(const gc_model *m, const gc_node *s, unsigned
   case DESERT_TYPE_TRY:
     return value_direct(m, s, st->u.alt.left, vd + 1, why) &&
            value_direct(m, s, st->u.alt.right, vd + 1, why);
-  default:
-    return (*why = "an unknown composite"), false;
+  DESERT_TYPE_CASES(BUILTIN) case DESERT_TYPE_TUPLE: case DESERT_TYPE_RECORD:
+  case DESERT_TYPE_ENUM: case DESERT_TYPE_TRANSPARENT: case DESERT_TYPE_REF:
+  case DESERT_TYPE_KIND_COUNT_:
+    break;
   }
+  return (*why = "an unknown composite"), false;
 }
 
 /* A value of type t inside a function of node owner (NULL: a list element
@@ -236,14 +301,19 @@ static bool node_direct(const gc_model *m, const gc_node *n, const char **why) {
     for (size_t i = 0; i < t->u.tuple.count; i++)
       if (!value_direct(m, n, t->u.tuple.elements[i], 0, why)) return false;
     return true;
-  default: /* RECORD */
-    for (size_t i = 0; i < t->u.record.field_count; i++) {
-      const desert_type_field *f = &t->u.record.fields[i];
-      if (!(f->flags & DESERT_FIELD_TRANSIENT) && !value_direct(m, n, f->type, 0, why))
-        return false;
-    }
-    return true;
+  case DESERT_TYPE_RECORD:
+  DESERT_TYPE_CASES(BUILTIN) case DESERT_TYPE_LIST: case DESERT_TYPE_SET: case DESERT_TYPE_MAP:
+  case DESERT_TYPE_OPTION: case DESERT_TYPE_EITHER: case DESERT_TYPE_TRY:
+  case DESERT_TYPE_TRANSPARENT: case DESERT_TYPE_REF: case DESERT_TYPE_KIND_COUNT_:
+    break;
   }
+  /* RECORD */
+  for (size_t i = 0; i < t->u.record.field_count; i++) {
+    const desert_type_field *f = &t->u.record.fields[i];
+    if (!(f->flags & DESERT_FIELD_TRANSIENT) && !value_direct(m, n, f->type, 0, why))
+      return false;
+  }
+  return true;
 }
 
 void gc_direct_analyse(const gc_model *m) {
@@ -431,15 +501,26 @@ static void special(dx *x, const desert_type *c, const char *e, bool dec, unsign
     else
       line(x, d, "if (desert_write_rust_datetime_tz(w, %s.utc, %s.zone)) goto end;", e, e);
     return;
-  default: {
-    value_call vc = value_call_of(c->kind);
-    if (dec)
-      line(x, d, "if (desert_read_%s(r, &%s)) goto end;", vc.name, e);
-    else
-      line(x, d, "if (desert_write_%s(w, %s%s)) goto end;", vc.name, vc.by_ref ? "&" : "", e);
-    return;
+  DESERT_TYPE_CASES(COMPOSITE) /* the kinds of value_call_of; simple_name's never get here */
+  case DESERT_TYPE_BOOL: case DESERT_TYPE_I8: case DESERT_TYPE_I16: case DESERT_TYPE_I32:
+  case DESERT_TYPE_I64: case DESERT_TYPE_U8: case DESERT_TYPE_U16: case DESERT_TYPE_U32:
+  case DESERT_TYPE_U64: case DESERT_TYPE_F32: case DESERT_TYPE_F64: case DESERT_TYPE_UNIT:
+  case DESERT_TYPE_CHAR: case DESERT_TYPE_STRING: case DESERT_TYPE_DEDUP_STRING:
+  case DESERT_TYPE_VAR_U32: case DESERT_TYPE_VAR_I32: case DESERT_TYPE_BYTES:
+  case DESERT_TYPE_UUID: case DESERT_TYPE_DURATION: case DESERT_TYPE_INSTANT:
+  case DESERT_TYPE_DAY_OF_WEEK: case DESERT_TYPE_MONTH: case DESERT_TYPE_YEAR:
+  case DESERT_TYPE_MONTH_DAY: case DESERT_TYPE_YEAR_MONTH: case DESERT_TYPE_PERIOD:
+  case DESERT_TYPE_ZONE_OFFSET: case DESERT_TYPE_ZONE_ID: case DESERT_TYPE_LOCAL_DATE:
+  case DESERT_TYPE_LOCAL_TIME: case DESERT_TYPE_LOCAL_DATE_TIME: case DESERT_TYPE_OFFSET_TIME:
+  case DESERT_TYPE_OFFSET_DATE_TIME: case DESERT_TYPE_ZONED_DATE_TIME:
+  case DESERT_TYPE_RUST_DATETIME_FIXED_OFFSET: case DESERT_TYPE_KIND_COUNT_:
+    break;
   }
-  }
+  value_call vc = value_call_of(c->kind);
+  if (dec)
+    line(x, d, "if (desert_read_%s(r, &%s)) goto end;", vc.name, e);
+  else
+    line(x, d, "if (desert_write_%s(w, %s%s)) goto end;", vc.name, vc.by_ref ? "&" : "", e);
 }
 
 /* A byte block's size constraints, checked where the runtime checks them:
@@ -515,7 +596,19 @@ static void simple(dx *x, const desert_type *c, const char *e, bool dec, unsigne
       return;
     }
     break;
-  default:
+  DESERT_TYPE_CASES(COMPOSITE) case DESERT_TYPE_BOOL: case DESERT_TYPE_I8: case DESERT_TYPE_I16:
+  case DESERT_TYPE_I32: case DESERT_TYPE_I64: case DESERT_TYPE_U8: case DESERT_TYPE_U16:
+  case DESERT_TYPE_U32: case DESERT_TYPE_U64: case DESERT_TYPE_UNIT: case DESERT_TYPE_CHAR:
+  case DESERT_TYPE_CHAR16: case DESERT_TYPE_VAR_U32: case DESERT_TYPE_VAR_I32:
+  case DESERT_TYPE_DURATION: case DESERT_TYPE_INSTANT: case DESERT_TYPE_BIGINT:
+  case DESERT_TYPE_BIGDECIMAL: case DESERT_TYPE_BIGDECIMAL_BINARY: case DESERT_TYPE_COMPRESSED:
+  case DESERT_TYPE_DAY_OF_WEEK: case DESERT_TYPE_MONTH: case DESERT_TYPE_YEAR:
+  case DESERT_TYPE_MONTH_DAY: case DESERT_TYPE_YEAR_MONTH: case DESERT_TYPE_PERIOD:
+  case DESERT_TYPE_ZONE_OFFSET: case DESERT_TYPE_ZONE_ID: case DESERT_TYPE_LOCAL_DATE:
+  case DESERT_TYPE_LOCAL_TIME: case DESERT_TYPE_LOCAL_DATE_TIME: case DESERT_TYPE_OFFSET_TIME:
+  case DESERT_TYPE_OFFSET_DATE_TIME: case DESERT_TYPE_ZONED_DATE_TIME:
+  case DESERT_TYPE_RUST_DATETIME_FIXED_OFFSET: case DESERT_TYPE_RUST_DATETIME_TZ:
+  case DESERT_TYPE_KIND_COUNT_:
     break;
   }
   /* the reader.h/writer.h inline forms where they exist: same behaviour,
@@ -762,10 +855,13 @@ static void value(dx *x, const gc_node *owner, const desert_type *t, const char 
   case DESERT_TYPE_MAP:
     list(x, s, e, dec, lvl, d);
     return;
-  default:
-    alternative(x, s, e, dec, lvl, d);
-    return;
+  case DESERT_TYPE_OPTION: case DESERT_TYPE_EITHER: case DESERT_TYPE_TRY:
+  DESERT_TYPE_CASES(BUILTIN) case DESERT_TYPE_TUPLE: case DESERT_TYPE_RECORD:
+  case DESERT_TYPE_ENUM: case DESERT_TYPE_TRANSPARENT: case DESERT_TYPE_REF:
+  case DESERT_TYPE_KIND_COUNT_:
+    break;
   }
+  alternative(x, s, e, dec, lvl, d);
 }
 
 /* Appends the function body in `body` and its `end:` label when a goto
