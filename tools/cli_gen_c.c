@@ -54,8 +54,9 @@ void cli_help_gen_c(FILE *out) {
           "\n"
           "Exit status: 0 written; 1 a document is not JSON (FILE:LINE:COLUMN: why), is\n"
           "invalid (its BadSchema message) or cannot be generated (the message names its\n"
-          "schema path); 2 usage; 3 a file could not be read or written (the message\n"
-          "says why); 4 out of memory.\n");
+          "schema path) or its text could not be formatted; 2 usage; 3 a file could not\n"
+          "be read or written (the message says why); 4 out of memory. No file is\n"
+          "written for a document whose text could not be made in full.\n");
 }
 
 /* The default prefix: the file's base name up to its first '.', mangled. */
@@ -125,14 +126,23 @@ static int check_json(const char *file, const char *text, size_t len) {
   return rc;
 }
 
+/* An emitter's buffer failed (gc_buf): no file is written. A format that
+ * failed is reported here; out of memory once, by cli_cmd_gen_c. */
+static int emit_failed(const char *name, const char *ext, const gc_buf *b) {
+  if (!b->why) return CLI_EXIT_NOMEM;
+  cli_error("gen-c", "cannot generate %s%s: %s (no file written)", name, ext, b->why);
+  return CLI_EXIT_FAILURE;
+}
+
 static int generate(const char *dir, gc_model *m) {
   gc_buf h = {0}, c = {0};
-  int rc = CLI_EXIT_NOMEM;
-  if (gc_emit_header(m, &h) && gc_emit_source(m, &c)) {
-    rc = write_file(dir, m->prefix, ".h", &h);
-    if (!rc) rc = write_file(dir, m->prefix, ".c", &c);
-  }
-  if (rc == CLI_EXIT_NOMEM) cli_error("gen-c", "out of memory");
+  int rc;
+  if (!gc_emit_header(m, &h))
+    rc = emit_failed(m->prefix, ".h", &h);
+  else if (!gc_emit_source(m, &c))
+    rc = emit_failed(m->prefix, ".c", &c);
+  else if ((rc = write_file(dir, m->prefix, ".h", &h)) == CLI_EXIT_OK)
+    rc = write_file(dir, m->prefix, ".c", &c);
   gc_buf_free(&h);
   gc_buf_free(&c);
   return rc;
@@ -223,8 +233,12 @@ int cli_cmd_gen_c(int argc, char **argv) {
     const char *tp = prefix ? prefix : nfiles == 1 ? models[0]->prefix : "desert";
     char *name = malloc(strlen(tp) + 8);
     if (name) snprintf(name, strlen(tp) + 8, "%s_testee", tp);
-    rc = name && gc_emit_testee(models, built, &t) ? write_file(dir, name, ".c", &t)
-                                                    : CLI_EXIT_NOMEM;
+    if (!name)
+      rc = CLI_EXIT_NOMEM;
+    else if (!gc_emit_testee(models, built, &t))
+      rc = emit_failed(name, ".c", &t);
+    else
+      rc = write_file(dir, name, ".c", &t);
     free(name);
     gc_buf_free(&t);
   }

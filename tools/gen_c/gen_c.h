@@ -31,17 +31,36 @@
 
 /* ---- growable text ---------------------------------------------------------------- */
 
+/* Every emitter writes through one of these. A failed allocation or a
+ * format vsnprintf refuses marks it failed (sticky: later writes are
+ * dropped), so no text is ever cut short unnoticed: the emitters return
+ * false and gen-c writes no file (tools/cli_gen_c.c). */
 typedef struct gc_buf {
   char *data;
   size_t len, cap;
   bool failed;
+  const char *why; /* the first failure: GC_FORMAT_FAILED, or NULL: out of memory */
 } gc_buf;
+
+#define GC_FORMAT_FAILED "a format of the generated text failed (vsnprintf)"
 
 #if defined(__GNUC__)
 __attribute__((format(printf, 2, 3)))
 #endif
 void gc_printf(gc_buf *b, const char *fmt, ...);
 void gc_put(gc_buf *b, const char *s, size_t n);
+/* Appends src's text and its failure, if any (the sub-buffers of emitters). */
+void gc_append(gc_buf *b, const gc_buf *src);
+/* Marks b failed; why: a static message, or NULL for out of memory. */
+void gc_buf_fail(gc_buf *b, const char *why);
+/* A malloc'ed formatted string of exactly its length, for text emitted in
+ * pieces (an lvalue, a call): on failure b is marked failed and the result
+ * is a static empty string. Free with gc_fmt_free. */
+#if defined(__GNUC__)
+__attribute__((format(printf, 2, 3)))
+#endif
+char *gc_fmt(gc_buf *b, const char *fmt, ...);
+void gc_fmt_free(char *s);
 void gc_buf_free(gc_buf *b);
 /* A malloc'ed NUL-terminated copy of the buffer's text (NULL on failure). */
 char *gc_buf_take(gc_buf *b);
@@ -110,7 +129,8 @@ typedef struct gc_model {
   gc_node **publics;           /* definitions (document order), then the root */
   size_t npublic;
   gc_scope global;             /* file-scope names */
-  char error[600];             /* why the schema cannot be generated */
+  char error[600];             /* why the schema cannot be generated (messages cut
+                                * at a stated precision, see fail() in gen_c_model.c) */
 } gc_model;
 
 /* Parses, checks and models one schema document. On failure returns false

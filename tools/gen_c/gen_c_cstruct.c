@@ -300,11 +300,9 @@ static void off(gc_buf *b, const char *base, const char *path) {
     gc_printf(b, "0");
 }
 
-static char *join_path(const char *path, const char *member) {
-  size_t n = (path ? strlen(path) + 1 : 0) + strlen(member) + 1;
-  char *s = malloc(n);
-  if (s) snprintf(s, n, "%s%s%s", path ? path : "", path ? "." : "", member);
-  return s;
+/* path.member (gc_fmt: free with gc_fmt_free; b failed when it cannot). */
+static char *join_path(gc_buf *b, const char *path, const char *member) {
+  return gc_fmt(b, "%s%s%s", path ? path : "", path ? "." : "", member);
 }
 
 /* Writes a sub-field array of `count` fields and returns its number. */
@@ -317,21 +315,27 @@ static unsigned sub_array(cs *c, const char *base, const char *const *paths,
     cfield(c, &body, base, paths[i], types[i], owner, NULL);
     gc_printf(&body, ",\n");
   }
-  gc_printf(c->pre, "static const desert_cfield cs_sub%u[] = {\n%s};\n", id,
-            body.data ? body.data : "");
+  gc_printf(c->pre, "static const desert_cfield cs_sub%u[] = {\n", id);
+  gc_append(c->pre, &body);
+  gc_printf(c->pre, "};\n");
   gc_buf_free(&body);
   return id;
 }
 
+static void cfield_of(cs *c, gc_buf *b, const char *base, const char *path, const desert_type *t,
+                      const gc_node *owner, const char *pres);
+
 static void cfield(cs *c, gc_buf *b, const char *base, const char *path, const desert_type *t,
                    const gc_node *owner, const char *flag) {
+  char *pres = flag ? gc_fmt(b, "offsetof(%s, %s)", base, flag) : NULL;
+  cfield_of(c, b, base, path, gc_skip_transparent(t), owner, pres ? pres : "DESERT_CFIELD_NO_FLAG");
+  gc_fmt_free(pres);
+}
+
+/* The entry of cfield with its presence flag as C text (pres). */
+static void cfield_of(cs *c, gc_buf *b, const char *base, const char *path, const desert_type *t,
+                      const gc_node *owner, const char *pres) {
   const gc_model *m = c->m;
-  char pres[400];
-  if (flag)
-    snprintf(pres, sizeof pres, "offsetof(%s, %s)", base, flag);
-  else
-    snprintf(pres, sizeof pres, "DESERT_CFIELD_NO_FLAG");
-  t = gc_skip_transparent(t);
   if (gc_builtin_ctype(t->kind)) {
     gc_printf(b, "{%s, ", builtin_ctype(t));
     off(b, base, path);
@@ -388,15 +392,15 @@ static void cfield(cs *c, gc_buf *b, const char *base, const char *path, const d
     return;
   }
   case DESERT_TYPE_OPTION: {
-    char *fp = join_path(path, "has_value"), *vp = join_path(path, "value");
+    char *fp = join_path(b, path, "has_value"), *vp = join_path(b, path, "value");
     const char *paths[1] = {vp};
     const desert_type *types[1] = {st->u.inner};
     unsigned id = sub_array(c, base, paths, types, 1, s);
     gc_printf(b, "{DESERT_C_OPTION, 0, offsetof(%s, %s), (desert_ctype)0, NULL, false, cs_sub%u, 0, "
                  "NULL}",
               base, fp, id);
-    free(fp);
-    free(vp);
+    gc_fmt_free(fp);
+    gc_fmt_free(vp);
     return;
   }
   DESERT_TYPE_CASES(BUILTIN) /* holders only: a leaf never gets here */
@@ -404,16 +408,17 @@ static void cfield(cs *c, gc_buf *b, const char *base, const char *path, const d
   case DESERT_TYPE_EITHER:
   case DESERT_TYPE_TRY: {
     bool e = st->kind == DESERT_TYPE_EITHER;
-    char *fp = join_path(path, e ? "is_right" : "is_success");
-    char *lp = join_path(path, e ? "left" : "failure"), *rp = join_path(path, e ? "right" : "success");
+    char *fp = join_path(b, path, e ? "is_right" : "is_success");
+    char *lp = join_path(b, path, e ? "left" : "failure");
+    char *rp = join_path(b, path, e ? "right" : "success");
     const char *paths[2] = {lp, rp};
     const desert_type *types[2] = {st->u.alt.left, st->u.alt.right};
     unsigned id = sub_array(c, base, paths, types, 2, s);
     gc_printf(b, "{%s, 0, offsetof(%s, %s), (desert_ctype)0, NULL, false, cs_sub%u, 0, NULL}",
               e ? "DESERT_C_EITHER" : "DESERT_C_TRY", base, fp, id);
-    free(fp);
-    free(lp);
-    free(rp);
+    gc_fmt_free(fp);
+    gc_fmt_free(lp);
+    gc_fmt_free(rp);
     return;
   }
   }
@@ -509,9 +514,9 @@ static bool emit_defaults(gc_buf *b, const gc_node *n) {
       gc_printf(b, "      o->%s = true;\n", n->flags[i]);
       d = d->as.child;
     }
-    char e[300];
-    snprintf(e, sizeof e, "o->%s", n->members[i]);
+    char *e = gc_fmt(b, "o->%s", n->members[i]);
     assign_constant(b, e, gc_skip_transparent(f->type)->kind, d);
+    gc_fmt_free(e);
     gc_printf(b, "      break;\n");
   }
   if (any) gc_printf(b, "    default:\n      break;\n  }\n}\n");
@@ -662,11 +667,10 @@ void gc_cstruct_emit(const gc_model *m, gc_buf *out) {
       emit_record(&c, &body, n, !n->mark);
     else
       emit_enum(&c, &body, n);
-    gc_put(out, pre.data ? pre.data : "", pre.len);
-    gc_put(out, body.data ? body.data : "", body.len);
+    gc_append(out, &pre);
+    gc_append(out, &body);
     pre.len = 0;
     body.len = 0;
-    if (pre.failed || body.failed) out->failed = true;
   }
   gc_buf_free(&pre);
   gc_buf_free(&body);

@@ -142,6 +142,8 @@ const char *gc_model_ctype(const gc_model *m, const desert_type *t) {
   return n ? n->name : "void";
 }
 
+/* An error message (not generated code): a path or reason too long for
+ * m->error is cut at the stated precision (16 + 300 + 2 + 200 + 1 bytes fit). */
 static bool fail(gc_model *m, const char *path, const char *why) {
   snprintf(m->error, sizeof m->error, "cannot generate %.300s: %.200s", path, why);
   return false;
@@ -229,7 +231,7 @@ static bool walk_record(gc_model *m, gc_node *n, const desert_type *t, const cha
       ok = n->flags[i] != NULL;
     }
     ok = ok && n->members[i];
-    char idx[48];
+    char idx[48]; /* with a size_t of 20 digits, at most 35 bytes */
     snprintf(idx, sizeof idx, ".fields[%zu].type", i);
     ok = ok && mangled && walk_child(m, f->type, n->name, mangled, path, idx, depth);
     free(mangled);
@@ -259,7 +261,7 @@ static bool walk_enum(gc_model *m, gc_node *n, const desert_type *t, const char 
     n->flags[i] = cst ? gc_scope_claim(&m->global, cst) : NULL; /* the tag constant */
     free(cst);
     ok = mangled && n->flags[i];
-    char idx[64];
+    char idx[64]; /* with a size_t of 20 digits, at most 41 bytes */
     const desert_type *p = c->payload;
     bool inline_fields = p && p->kind == DESERT_TYPE_RECORD;
     snprintf(idx, sizeof idx, inline_fields ? ".constructors[%zu]" : ".constructors[%zu].type", i);
@@ -310,7 +312,7 @@ static bool walk(gc_model *m, const desert_type *t, gc_node *named, const char *
     case DESERT_TYPE_TUPLE:
       ok = claim_members(n, t->u.tuple.count);
       for (size_t i = 0; ok && i < t->u.tuple.count; i++) {
-        char mem[32], idx[48];
+        char mem[32], idx[48]; /* with a size_t of 20 digits, 22 and 32 bytes at most */
         snprintf(mem, sizeof mem, "_%zu", i + 1);
         snprintf(idx, sizeof idx, ".elements[%zu]", i);
         n->members[i] = gc_strdup(mem);
@@ -471,24 +473,34 @@ static bool check_function_names(gc_model *m) {
       {"_encode_", ""},  {"_encode_", "_ex"},   {"_decode_", ""}, {"_decode_", "_ex"},
       {"_", "_to_json"}, {"_", "_from_json"}, {"_", "_type"},   {"_", "_fast"}};
   static const char *const global[] = {"_init", "_cleanup", "_schema", "_schema_json"};
-  char name[700];
-  for (size_t g = 0; g < sizeof global / sizeof global[0]; g++) {
-    snprintf(name, sizeof name, "%s%s", m->prefix, global[g]);
-    if (name_taken(m, name)) return fail(m, "$", "a type name clashes with a generated function");
+  gc_buf name = {0}; /* each function name in turn */
+  bool ok = true;
+  for (size_t g = 0; ok && g < sizeof global / sizeof global[0]; g++) {
+    name.len = 0;
+    gc_printf(&name, "%s%s", m->prefix, global[g]);
+    if (!name.failed && name_taken(m, name.data))
+      ok = fail(m, "$", "a type name clashes with a generated function");
   }
-  for (size_t i = 0; i < m->npublic; i++) {
+  for (size_t i = 0; ok && !name.failed && i < m->npublic; i++) {
     const gc_node *n = m->publics[i];
     const char *s = n->name + strlen(m->prefix) + 1;
-    for (size_t k = 0; k < sizeof per_type / sizeof per_type[0]; k++) {
-      snprintf(name, sizeof name, "%s%s%s%s", m->prefix, per_type[k][0], s, per_type[k][1]);
-      if (name_taken(m, name)) {
-        char why[760];
-        snprintf(why, sizeof why, "its function %s clashes with a generated type name", name);
-        return fail(m, n->path, why);
-      }
+    for (size_t k = 0; ok && k < sizeof per_type / sizeof per_type[0]; k++) {
+      name.len = 0;
+      gc_printf(&name, "%s%s%s%s", m->prefix, per_type[k][0], s, per_type[k][1]);
+      if (name.failed || !name_taken(m, name.data)) continue;
+      gc_buf why = {0};
+      gc_printf(&why, "its function %s clashes with a generated type name", name.data);
+      ok = fail(m, n->path, why.failed ? "its function clashes with a generated type name"
+                                       : why.data);
+      gc_buf_free(&why);
     }
   }
-  return true;
+  if (name.failed) {
+    snprintf(m->error, sizeof m->error, "out of memory");
+    ok = false;
+  }
+  gc_buf_free(&name);
+  return ok;
 }
 
 /* ---- the document ------------------------------------------------------------------------- */
@@ -529,7 +541,7 @@ bool gc_model_build(gc_model *m, const char *file, const char *text, size_t len,
     snprintf(m->error, sizeof m->error, "out of memory");
     return false;
   }
-  char msg[300];
+  char msg[300]; /* the parser cuts its message to fit; m->error holds 32 + 299 bytes */
   desert_json *doc;
   if (desert_json_parse(text, len, m->arena, &doc, msg, sizeof msg)) {
     snprintf(m->error, sizeof m->error, "BadSchema: not a JSON document: %s", msg);

@@ -49,7 +49,7 @@ char *gc_mangle(const char *name) {
     if (is_ident_byte(c)) {
       out[k++] = (char)c;
     } else {
-      k += (size_t)snprintf(out + k, 5, "_x%02x", c);
+      k += (size_t)snprintf(out + k, 5, "_x%02x", c); /* 4 bytes and the NUL: out has 4n + 3 */
     }
   }
   out[k] = '\0';
@@ -74,6 +74,7 @@ char *gc_scope_claim(gc_scope *s, const char *want) {
   char *name = malloc(n + 24);
   if (!name) return NULL;
   memcpy(name, want, n + 1);
+  /* "_<unsigned>" is at most 12 bytes with the NUL: name has n + 24 */
   for (unsigned k = 2; taken(s, name); k++) snprintf(name + n, 24, "_%u", k);
   if (s->count == s->cap) {
     size_t cap = s->cap ? 2 * s->cap : 32;

@@ -67,12 +67,12 @@ static void dec_stmt(gen *g, const gc_node *owner, const desert_type *t, const c
 static void emit_record(gen *g, const gc_node *n) {
   const desert_type *t = n->t;
   size_t nf = t->u.record.field_count;
-  char e[600], s[64];
+  char s[64]; /* "&it[<size_t>]": with a size_t of 20 digits, at most 26 bytes */
   gc_printf(g->b, "  desert_value *it = gc_seq(c, out, %zu);\n  if (!it) return DESERT_E_NOMEM;\n",
             nf);
   for (size_t i = 0; i < nf; i++) {
     const desert_type_field *f = &t->u.record.fields[i];
-    snprintf(e, sizeof e, "in->%s", n->members[i]);
+    char *e = gc_fmt(g->b, "in->%s", n->members[i]);
     if (n->flags[i]) {
       gc_printf(g->b,
                 "  if (in->%s) {\n"
@@ -85,17 +85,19 @@ static void emit_record(gen *g, const gc_node *n) {
       snprintf(s, sizeof s, "&it[%zu]", i);
       enc_stmt(g, n, f->type, e, s, "  ");
     }
+    gc_fmt_free(e);
   }
 }
 
 static void emit_record_dec(gen *g, const gc_node *n) {
   const desert_type *t = n->t;
   size_t nf = t->u.record.field_count;
-  char e[600], s[64];
+  /* "v->as.seq.items[<size_t>].as.child": with a size_t of 20 digits, at most 47 bytes */
+  char s[64];
   gc_printf(g->b, "  if (!gc_is_seq(v, %zu)) return DESERT_E_ARGUMENT;\n", nf);
   for (size_t i = 0; i < nf; i++) {
     const desert_type_field *f = &t->u.record.fields[i];
-    snprintf(e, sizeof e, "out->%s", n->members[i]);
+    char *e = gc_fmt(g->b, "out->%s", n->members[i]);
     if (n->flags[i]) {
       gc_printf(g->b,
                 "  if (v->as.seq.items[%zu].kind == DESERT_VALUE_SOME) {\n"
@@ -111,12 +113,12 @@ static void emit_record_dec(gen *g, const gc_node *n) {
       snprintf(s, sizeof s, "&v->as.seq.items[%zu]", i);
       dec_stmt(g, n, f->type, s, e, "  ");
     }
+    gc_fmt_free(e);
   }
 }
 
 static void emit_enum(gen *g, const gc_node *n, bool dec) {
   const desert_type *t = n->t;
-  char e[600];
   if (dec) {
     gc_printf(g->b, "  if (v->kind != DESERT_VALUE_ALT || !v->as.child) return DESERT_E_ARGUMENT;\n"
                     "  switch (v->index) {\n");
@@ -133,11 +135,12 @@ static void emit_enum(gen *g, const gc_node *n, bool dec) {
     else
       gc_printf(g->b, "  case %s:\n", n->flags[i]);
     if (gc_enum_case_has_member(c)) {
-      snprintf(e, sizeof e, dec ? "out->%s" : "in->%s", n->members[i]);
+      char *e = gc_fmt(g->b, "%s->%s", dec ? "out" : "in", n->members[i]);
       if (dec)
         dec_stmt(g, n, c->payload, "v->as.child", e, "    ");
       else
         enc_stmt(g, n, c->payload, e, "ch", "    ");
+      gc_fmt_free(e);
     } else if (!dec && !c->transient) {
       gc_printf(g->b, "    if (!gc_seq(c, ch, 0)) return DESERT_E_NOMEM;\n");
     }
@@ -150,19 +153,20 @@ static void emit_enum(gen *g, const gc_node *n, bool dec) {
 
 static void emit_tuple(gen *g, const gc_node *n, bool dec) {
   const desert_type *t = n->t;
-  char e[600], s[64];
+  char s[64]; /* "&v->as.seq.items[<size_t>]": with a size_t of 20 digits, at most 39 bytes */
   if (dec)
     gc_printf(g->b, "  if (!gc_is_seq(v, %zu)) return DESERT_E_ARGUMENT;\n", t->u.tuple.count);
   else
     gc_printf(g->b, "  desert_value *it = gc_seq(c, out, %zu);\n  if (!it) return DESERT_E_NOMEM;\n",
               t->u.tuple.count);
   for (size_t i = 0; i < t->u.tuple.count; i++) {
-    snprintf(e, sizeof e, dec ? "out->%s" : "in->%s", n->members[i]);
+    char *e = gc_fmt(g->b, "%s->%s", dec ? "out" : "in", n->members[i]);
     snprintf(s, sizeof s, dec ? "&v->as.seq.items[%zu]" : "&it[%zu]", i);
     if (dec)
       dec_stmt(g, n, t->u.tuple.elements[i], s, e, "  ");
     else
       enc_stmt(g, n, t->u.tuple.elements[i], e, s, "  ");
+    gc_fmt_free(e);
   }
 }
 
@@ -227,16 +231,15 @@ static void emit_alt(gen *g, const gc_node *n, bool dec) {
   const desert_type *t = n->t;
   bool e = t->kind == DESERT_TYPE_EITHER;
   const char *flag = e ? "is_right" : "is_success";
-  const char *l = e ? "left" : "failure", *r = e ? "right" : "success";
-  char a[64], bb[64];
+  /* the members as lvalues: out-> when decoding, in-> when encoding */
+  const char *a = e ? (dec ? "out->right" : "in->right") : (dec ? "out->success" : "in->success");
+  const char *bb = e ? (dec ? "out->left" : "in->left") : (dec ? "out->failure" : "in->failure");
   if (dec) {
     gc_printf(g->b,
               "  if (v->kind != DESERT_VALUE_ALT || !v->as.child || v->index > 1)\n"
               "    return DESERT_E_ARGUMENT;\n"
               "  out->%s = v->index == 1;\n  if (out->%s) {\n",
               flag, flag);
-    snprintf(a, sizeof a, "out->%s", r);
-    snprintf(bb, sizeof bb, "out->%s", l);
     dec_stmt(g, n, t->u.alt.right, "v->as.child", a, "    ");
     gc_printf(g->b, "  } else {\n");
     dec_stmt(g, n, t->u.alt.left, "v->as.child", bb, "    ");
@@ -245,8 +248,6 @@ static void emit_alt(gen *g, const gc_node *n, bool dec) {
               "  desert_value *ch = gc_child(c, out, DESERT_VALUE_ALT, in->%s ? 1u : 0u);\n"
               "  if (!ch) return DESERT_E_NOMEM;\n  if (in->%s) {\n",
               flag, flag);
-    snprintf(a, sizeof a, "in->%s", r);
-    snprintf(bb, sizeof bb, "in->%s", l);
     enc_stmt(g, n, t->u.alt.right, a, "ch", "    ");
     gc_printf(g->b, "  } else {\n");
     enc_stmt(g, n, t->u.alt.left, bb, "ch", "    ");
@@ -401,40 +402,42 @@ static void emit_publics(gen *g) {
     const char *s = gc_public_suffix(m, n), *N = n->name;
     const gc_node *fast = fast_node(m, n);
     bool direct = gc_direct_public(m, n);
-    char fast_enc[1600] = "", fast_dec[1600] = "";
+    char *fast_enc = NULL, *fast_dec = NULL;
     if (fast || direct) {
       /* The direct functions (gen_c_direct.c), else the C-struct codec on
        * the descriptor: the same bytes, statuses and offsets. */
-      char enc_call[700], dec_call[700];
+      char *enc_call, *dec_call;
       if (direct) {
-        snprintf(enc_call, sizeof enc_call, "gpw_%zu(w, value)", i);
-        snprintf(dec_call, sizeof dec_call, "gpr_%zu(r, out)", i);
+        enc_call = gc_fmt(g->b, "gpw_%zu(w, value)", i);
+        dec_call = gc_fmt(g->b, "gpr_%zu(r, out)", i);
       } else {
-        snprintf(enc_call, sizeof enc_call, "desert_cstruct_encode(w, &cs_%s, value)", fast->name);
-        snprintf(dec_call, sizeof dec_call, "desert_cstruct_decode(r, &cs_%s, out)", fast->name);
+        enc_call = gc_fmt(g->b, "desert_cstruct_encode(w, &cs_%s, value)", fast->name);
+        dec_call = gc_fmt(g->b, "desert_cstruct_decode(r, &cs_%s, out)", fast->name);
       }
-      snprintf(fast_enc, sizeof fast_enc,
-               "  if (!limits && gc_fast[%zu]) {\n"
-               "    st = %s;\n"
-               "    if (st && err) {\n"
-               "      memset(err, 0, sizeof *err);\n"
-               "      err->status = st;\n"
-               "    }\n"
-               "    return st;\n"
-               "  }\n",
-               i, enc_call);
-      snprintf(fast_dec, sizeof fast_dec,
-               "  if (!limits && gc_fast[%zu]) {\n"
-               "    st = %s;\n"
-               "    if (st && err) {\n"
-               "      memset(err, 0, sizeof *err);\n"
-               "      err->status = st;\n"
-               "      err->has_offset = true;\n"
-               "      err->offset = desert_reader_error_offset(r);\n"
-               "    }\n"
-               "    return st;\n"
-               "  }\n",
-               i, dec_call);
+      fast_enc = gc_fmt(g->b,
+                        "  if (!limits && gc_fast[%zu]) {\n"
+                        "    st = %s;\n"
+                        "    if (st && err) {\n"
+                        "      memset(err, 0, sizeof *err);\n"
+                        "      err->status = st;\n"
+                        "    }\n"
+                        "    return st;\n"
+                        "  }\n",
+                        i, enc_call);
+      fast_dec = gc_fmt(g->b,
+                        "  if (!limits && gc_fast[%zu]) {\n"
+                        "    st = %s;\n"
+                        "    if (st && err) {\n"
+                        "      memset(err, 0, sizeof *err);\n"
+                        "      err->status = st;\n"
+                        "      err->has_offset = true;\n"
+                        "      err->offset = desert_reader_error_offset(r);\n"
+                        "    }\n"
+                        "    return st;\n"
+                        "  }\n",
+                        i, dec_call);
+      gc_fmt_free(enc_call);
+      gc_fmt_free(dec_call);
     }
     gc_printf(g->b, "\n/* ---- %s ---- */\n\n", N);
     gc_printf(g->b,
@@ -464,7 +467,7 @@ static void emit_publics(gen *g) {
               "  return st;\n}\n\n"
               "desert_status %s_encode_%s(desert_writer *w, const %s *value) {\n"
               "  return %s_encode_%s_ex(w, value, NULL, NULL);\n}\n\n",
-              P, s, N, P, fast_enc, N, i, P, s, N, P, s);
+              P, s, N, P, fast_enc ? fast_enc : "", N, i, P, s, N, P, s);
     gc_printf(g->b,
               "desert_status %s_decode_%s_ex(desert_reader *r, %s *out,\n"
               "    const desert_codec_limits *limits, desert_type_error *err) {\n"
@@ -485,7 +488,9 @@ static void emit_publics(gen *g) {
               "  return st;\n}\n\n"
               "desert_status %s_decode_%s(desert_reader *r, %s *out) {\n"
               "  return %s_decode_%s_ex(r, out, NULL, NULL);\n}\n\n",
-              P, s, N, P, fast_dec, i, N, P, s, N, P, s);
+              P, s, N, P, fast_dec ? fast_dec : "", i, N, P, s, N, P, s);
+    gc_fmt_free(fast_enc);
+    gc_fmt_free(fast_dec);
     gc_printf(g->b,
               "const desert_type *%s_%s_type(void) {\n"
               "  return %s_init() ? NULL : gc_types[%zu];\n}\n\n",
@@ -562,8 +567,7 @@ static void emit_defaults_fns(gen *g) {
     for (size_t i = 0; i < t->u.record.field_count; i++) {
       if (!gc_direct_runtime_default(n, i)) continue;
       const desert_type_field *f = &t->u.record.fields[i];
-      char e[600];
-      snprintf(e, sizeof e, "out->%s", n->members[i]);
+      char *e = gc_fmt(g->b, "out->%s", n->members[i]);
       gc_printf(g->b, "  case %zu:\n", i);
       if (n->flags[i]) {
         gc_printf(g->b, "    if (v->kind == DESERT_VALUE_SOME) {\n      out->%s = true;\n",
@@ -576,6 +580,7 @@ static void emit_defaults_fns(gen *g) {
         dec_expr(g, n, f->type, "v", e);
         gc_printf(g->b, ";\n    break;\n");
       }
+      gc_fmt_free(e);
     }
     gc_printf(g->b, "  default:\n    break;\n  }\n"
                     "  (void)c;\n"
@@ -734,8 +739,8 @@ bool gc_emit_source(const gc_model *m, gc_buf *out) {
   gc_printf(out, "\n/* ---- direct functions: the fastest path of encode/decode ---- */\n\n");
   gc_direct_emit(m, out);
   gc_printf(out, "\n/* ---- conversions ---- */\n\n");
-  gc_put(out, body.data ? body.data : "", body.len);
-  bool ok = !body.failed && !out->failed;
+  gc_append(out, &body);
+  bool ok = !out->failed;
   gc_buf_free(&body);
   return ok;
 }

@@ -1,56 +1,108 @@
-/* tools/gen_c/gen_c_text.c — text helpers of `desert gen-c`: a growable
- * buffer, canonical JSON (how a testee recognises its schemas: compact, keys
- * sorted, numbers verbatim) and C string literals of embedded documents.
+/* tools/gen_c/gen_c_text.c — text helpers of `desert gen-c`: the growable
+ * buffer every emitter writes through (a failed allocation or format marks
+ * it failed, and gen-c then writes no file), canonical JSON (how a testee
+ * recognises its schemas: compact, keys sorted, numbers verbatim) and C
+ * string literals of embedded documents.
  * SPDX-License-Identifier: MIT */
 #include <stdarg.h>
+#include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "gen_c.h"
 
-void gc_put(gc_buf *b, const char *s, size_t n) {
-  if (b->failed) return;
-  if (b->len + n + 1 > b->cap) {
-    size_t cap = b->cap ? b->cap : 4096;
-    while (cap < b->len + n + 1) cap *= 2;
-    char *d = realloc(b->data, cap);
-    if (!d) {
-      b->failed = true;
-      return;
-    }
-    b->data = d;
-    b->cap = cap;
+void gc_buf_fail(gc_buf *b, const char *why) {
+  if (!b->failed) b->why = why;
+  b->failed = true;
+}
+
+/* Room for n more bytes and the NUL; false (b failed) when it cannot grow. */
+static bool reserve(gc_buf *b, size_t n) {
+  if (b->failed) return false;
+  if (n > SIZE_MAX - 1 - b->len) {
+    gc_buf_fail(b, NULL);
+    return false;
   }
+  if (b->len + n + 1 <= b->cap) return true;
+  size_t cap = b->cap ? b->cap : 4096;
+  while (cap < b->len + n + 1) cap = cap > SIZE_MAX / 2 ? b->len + n + 1 : cap * 2;
+  char *d = realloc(b->data, cap);
+  if (!d) {
+    gc_buf_fail(b, NULL);
+    return false;
+  }
+  b->data = d;
+  b->cap = cap;
+  return true;
+}
+
+void gc_put(gc_buf *b, const char *s, size_t n) {
+  if (!reserve(b, n)) return;
   if (n) memcpy(b->data + b->len, s, n);
   b->len += n;
   b->data[b->len] = '\0';
 }
 
+#if defined(__GNUC__)
+__attribute__((format(printf, 2, 0)))
+#endif
+static void vprint(gc_buf *b, const char *fmt, va_list ap) {
+  va_list again;
+  va_copy(again, ap);
+  int n = vsnprintf(NULL, 0, fmt, ap);
+  if (n < 0) {
+    gc_buf_fail(b, GC_FORMAT_FAILED);
+  } else if (reserve(b, (size_t)n)) {
+    /* formatted in place: the room is exactly the length just measured */
+    if (vsnprintf(b->data + b->len, (size_t)n + 1, fmt, again) == n)
+      b->len += (size_t)n;
+    else
+      gc_buf_fail(b, GC_FORMAT_FAILED);
+    b->data[b->len] = '\0';
+  }
+  va_end(again);
+}
+
 void gc_printf(gc_buf *b, const char *fmt, ...) {
-  char tmp[1024];
   va_list ap;
   va_start(ap, fmt);
-  int n = vsnprintf(tmp, sizeof tmp, fmt, ap);
+  vprint(b, fmt, ap);
+  va_end(ap);
+}
+
+void gc_append(gc_buf *b, const gc_buf *src) {
+  if (src->failed) gc_buf_fail(b, src->why);
+  gc_put(b, src->data ? src->data : "", src->len);
+}
+
+static char fmt_empty[1];
+
+char *gc_fmt(gc_buf *b, const char *fmt, ...) {
+  va_list ap;
+  va_start(ap, fmt);
+  int n = vsnprintf(NULL, 0, fmt, ap);
   va_end(ap);
   if (n < 0) {
-    b->failed = true;
-    return;
+    gc_buf_fail(b, GC_FORMAT_FAILED);
+    return fmt_empty;
   }
-  if ((size_t)n < sizeof tmp) {
-    gc_put(b, tmp, (size_t)n);
-    return;
-  }
-  char *big = malloc((size_t)n + 1);
-  if (!big) {
-    b->failed = true;
-    return;
+  char *s = malloc((size_t)n + 1);
+  if (!s) {
+    gc_buf_fail(b, NULL);
+    return fmt_empty;
   }
   va_start(ap, fmt);
-  vsnprintf(big, (size_t)n + 1, fmt, ap);
+  int again = vsnprintf(s, (size_t)n + 1, fmt, ap);
   va_end(ap);
-  gc_put(b, big, (size_t)n);
-  free(big);
+  if (again == n) return s;
+  free(s);
+  gc_buf_fail(b, GC_FORMAT_FAILED);
+  return fmt_empty;
+}
+
+void gc_fmt_free(char *s) {
+  if (s != fmt_empty) free(s);
 }
 
 void gc_buf_free(gc_buf *b) {
@@ -93,7 +145,7 @@ void gc_canonical_json(gc_buf *out, const desert_json *j) {
   case DESERT_JSON_OBJECT: {
     const desert_json_member **ms = malloc((j->count ? j->count : 1) * sizeof *ms);
     if (!ms) {
-      out->failed = true;
+      gc_buf_fail(out, NULL);
       return;
     }
     for (size_t i = 0; i < j->count; i++) ms[i] = &j->members[i];
@@ -102,7 +154,8 @@ void gc_canonical_json(gc_buf *out, const desert_json *j) {
     for (size_t i = 0; i < j->count; i++) {
       if (i) gc_put(out, ",", 1);
       desert_json_print(&b, &ms[i]->key);
-      gc_put(out, b.data, b.len);
+      if (b.failed) gc_buf_fail(out, NULL);
+      gc_put(out, b.data ? b.data : "", b.len);
       b.len = 0;
       gc_put(out, ":", 1);
       gc_canonical_json(out, &ms[i]->value);
@@ -113,7 +166,7 @@ void gc_canonical_json(gc_buf *out, const desert_json *j) {
   }
   default:
     desert_json_print(&b, j);
-    if (b.failed) out->failed = true;
+    if (b.failed) gc_buf_fail(out, NULL);
     gc_put(out, b.data ? b.data : "", b.len);
     break;
   }
