@@ -35,7 +35,10 @@ _Static_assert(DESERT_E_DESERIALIZING_TRANSIENT == 35 && DESERT_E_TYPE_NOT_REGIS
 _Static_assert(DESERT_E_INVALID_TYPE_ID == 37 && DESERT_E_UPCAST == 38, "pinned");
 _Static_assert(DESERT_E_INVALID_TIME_ZONE == 39 && DESERT_E_SERIALIZATION == 40, "pinned");
 _Static_assert(DESERT_E_READ_INPUT == 41 && DESERT_E_WRITE_OUTPUT == 42, "pinned");
-_Static_assert(DESERT_E_ZLIB_BLOCK == 43 && DESERT_STATUS_COUNT_ == 44, "pinned");
+_Static_assert(DESERT_E_ZLIB_BLOCK == 43 && DESERT_E_FIELD_ORDER == 44, "pinned");
+_Static_assert(DESERT_E_FIELD_SKIPPED == 45 && DESERT_E_FIELD_TRANSIENT == 46, "pinned");
+_Static_assert(DESERT_E_FIELD_NOT_OPTIONAL == 47 && DESERT_E_OPTION_TAG_MISSING == 48, "pinned");
+_Static_assert(DESERT_STATUS_COUNT_ == 49, "pinned");
 _Static_assert(DESERT_ISA_AUTO == 0 && DESERT_ISA_SCALAR == 1 && DESERT_ISA_NEON == 4, "pinned");
 
 /* ---- options ------------------------------------------------------------------ */
@@ -597,6 +600,11 @@ static const struct {
     {DESERT_E_READ_INPUT, "DESERT_E_READ_INPUT", "FailedToReadInput"},
     {DESERT_E_WRITE_OUTPUT, "DESERT_E_WRITE_OUTPUT", "FailedToWriteOutput"},
     {DESERT_E_ZLIB_BLOCK, "DESERT_E_ZLIB_BLOCK", "DeserializationFailure"},
+    {DESERT_E_FIELD_ORDER, "DESERT_E_FIELD_ORDER", "SerializationFailure"},
+    {DESERT_E_FIELD_SKIPPED, "DESERT_E_FIELD_SKIPPED", "SerializationFailure"},
+    {DESERT_E_FIELD_TRANSIENT, "DESERT_E_FIELD_TRANSIENT", "SerializationFailure"},
+    {DESERT_E_FIELD_NOT_OPTIONAL, "DESERT_E_FIELD_NOT_OPTIONAL", "SerializationFailure"},
+    {DESERT_E_OPTION_TAG_MISSING, "DESERT_E_OPTION_TAG_MISSING", "SerializationFailure"},
 };
 
 /* The 27 kinds of docs/format.md §18. */
@@ -658,7 +666,7 @@ static void test_status_names_and_kinds(void **state) {
     for (size_t j = i + 1; j < n; j++)
       assert_string_not_equal(status_table[i].name, status_table[j].name);
   /* not statuses */
-  static const int bogus[] = {8, 9, DESERT_STATUS_COUNT_, 45, 1000, -1, INT_MAX, INT_MIN};
+  static const int bogus[] = {8, 9, DESERT_STATUS_COUNT_, 50, 1000, -1, INT_MAX, INT_MIN};
   for (size_t i = 0; i < sizeof bogus / sizeof bogus[0]; i++) {
     desert_status st = (desert_status)bogus[i];
     assert_string_equal(desert_status_name(st), "DESERT_E_UNKNOWN");

@@ -555,10 +555,12 @@ static void test_misuse_statuses(void **state) {
   (void)state;
   static const misuse all[] = {M_SKIP, M_TWICE, M_TRANSIENT, M_MISSING_END, M_OPTION_ON_REQUIRED,
                                M_RANGE};
-  static const desert_status want_call[] = {DESERT_E_STATE, DESERT_E_STATE, DESERT_E_STATE,
-                                            DESERT_OK,      DESERT_E_STATE, DESERT_E_ARGUMENT};
-  static const desert_status want_end[] = {DESERT_E_STATE, DESERT_E_STATE, DESERT_E_STATE,
-                                           DESERT_E_STATE, DESERT_E_STATE, DESERT_E_ARGUMENT};
+  static const desert_status want_call[] = {
+      DESERT_E_FIELD_SKIPPED, DESERT_E_FIELD_ORDER, DESERT_E_FIELD_TRANSIENT,
+      DESERT_OK,              DESERT_E_FIELD_NOT_OPTIONAL, DESERT_E_ARGUMENT};
+  static const desert_status want_end[] = {
+      DESERT_E_FIELD_SKIPPED, DESERT_E_FIELD_ORDER,        DESERT_E_FIELD_TRANSIENT,
+      DESERT_E_FIELD_SKIPPED, DESERT_E_FIELD_NOT_OPTIONAL, DESERT_E_ARGUMENT};
   desert_writer *grow = NULL, *count = NULL;
   assert_int_equal(desert_writer_create(NULL, &grow), DESERT_OK);
   assert_int_equal(desert_writer_create(NULL, &count), DESERT_OK);

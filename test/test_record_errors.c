@@ -260,7 +260,7 @@ static void test_writer_errors(void **state) {
   /* field order and presence */
   w = rt_writer(0);
   assert_int_equal(desert_record_write_begin(w, &v3_d, &rw), DESERT_OK);
-  assert_int_equal(desert_record_write_field(&rw, 2), DESERT_E_STATE); /* skips 0 and 1 */
+  assert_int_equal(desert_record_write_field(&rw, 2), DESERT_E_FIELD_SKIPPED); /* skips 0 and 1 */
   desert_record_write_end(&rw);
   desert_writer_reset(w);
   assert_int_equal(desert_record_write_begin(w, &v3_d, &rw), DESERT_OK);
@@ -269,25 +269,25 @@ static void test_writer_errors(void **state) {
   desert_writer_reset(w);
   assert_int_equal(desert_record_write_begin(w, &v3_d, &rw), DESERT_OK);
   assert_int_equal(desert_record_write_field(&rw, 0), DESERT_OK);
-  assert_int_equal(desert_record_write_field(&rw, 0), DESERT_E_STATE); /* twice */
+  assert_int_equal(desert_record_write_field(&rw, 0), DESERT_E_FIELD_ORDER); /* twice */
   desert_record_write_end(&rw);
   desert_writer_reset(w);
   assert_int_equal(desert_record_write_begin(w, &v3_d, &rw), DESERT_OK);
   assert_int_equal(desert_record_write_field(&rw, 0), DESERT_OK);
   assert_int_equal(desert_record_write_field_option(&rw, 2, true),
-                   DESERT_E_STATE); /* y not optional */
+                   DESERT_E_FIELD_NOT_OPTIONAL); /* y not optional */
   desert_record_write_end(&rw);
   desert_writer_reset(w);
   assert_int_equal(desert_record_write_begin(w, &v3_d, &rw), DESERT_OK);
   assert_int_equal(desert_record_write_field(&rw, 0), DESERT_OK);
   desert_write_i32(w, 1);
-  assert_int_equal(desert_record_write_end(&rw), DESERT_E_STATE); /* label, y never started */
-  assert_int_equal(desert_record_write_end(&rw), DESERT_E_STATE); /* ended twice */
+  assert_int_equal(desert_record_write_end(&rw), DESERT_E_FIELD_SKIPPED); /* label, y never started */
+  assert_int_equal(desert_record_write_end(&rw), DESERT_E_FIELD_SKIPPED); /* ended twice: sticky */
   desert_writer_reset(w);
   static const desert_field_desc trf[] = {{"x", 0}, {"t", DESERT_FIELD_TRANSIENT}};
   const desert_record_desc trd = DESERT_RECORD_DESC_V0("Tr", trf);
   assert_int_equal(desert_record_write_begin(w, &trd, &rw), DESERT_OK);
-  assert_int_equal(desert_record_write_field(&rw, 1), DESERT_E_STATE); /* transient */
+  assert_int_equal(desert_record_write_field(&rw, 1), DESERT_E_FIELD_TRANSIENT); /* transient */
   desert_record_write_end(&rw);
   desert_writer_reset(w);
   assert_int_equal(desert_record_write_begin(w, &trd, &rw), DESERT_OK);

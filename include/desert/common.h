@@ -97,7 +97,16 @@ typedef enum desert_status {
   DESERT_E_READ_INPUT = 41,         /* FailedToReadInput */
   DESERT_E_WRITE_OUTPUT = 42,       /* FailedToWriteOutput */
   DESERT_E_ZLIB_BLOCK = 43,         /* corrupt Scala (zlib) compressed block: a DeserializationFailure */
-  DESERT_STATUS_COUNT_ = 44         /* one past the last code; not a status */
+  /* Record writer misuse: the calls do not match the record's description
+   * (SerializationFailure; desert_record_error_message names the record
+   * and the field) */
+  DESERT_E_FIELD_ORDER = 44,         /* field started twice or after a later field */
+  DESERT_E_FIELD_SKIPPED = 45,       /* a field that must be written was not (skipped, or
+                                      * the record ended first) */
+  DESERT_E_FIELD_TRANSIENT = 46,     /* a transient field started (it has no bytes) */
+  DESERT_E_FIELD_NOT_OPTIONAL = 47,  /* option tag call for a field that is not optional */
+  DESERT_E_OPTION_TAG_MISSING = 48,  /* optional field's bytes do not start with its tag */
+  DESERT_STATUS_COUNT_ = 49          /* one past the last code; not a status */
 } desert_status;
 
 /* Symbolic name, e.g. "DESERT_E_INPUT_ENDED". Never NULL ("DESERT_E_UNKNOWN"

@@ -21,6 +21,11 @@
  * desert_record_write_field + desert_write_option, or the shortcut
  * desert_record_write_field_option. A unit field is started and then
  * nothing is written (it still takes a position, docs/format.md §9.4).
+ * Calls that do not match the description (fields out of order, twice,
+ * skipped or transient; an optional field without its tag; an option tag
+ * for a required field) fail with a status of their own at the call, or
+ * for a missing tag when the field ends (desert_record_write_field), and
+ * desert_record_error_message names the record and the field.
  *
  *   desert_record_writer rw;
  *   desert_record_write_begin(w, &point_desc, &rw);
@@ -265,7 +270,9 @@ typedef struct desert_record_writer {
   size_t strings0_; /* string-table size when the record started (legacy header scoping) */
   size_t serial_;   /* identifies the frame (guards against stale use) */
   unsigned version_;
-  unsigned state_; /* 0 idle, 1 open, 2 ended */
+  unsigned state_; /* 0 idle, 1 open, 2 ended, 3 open with the last field
+                    * optional and started by desert_record_write_field:
+                    * its option tag is checked when it ends */
   const desert_record_plan *plan_; /* NULL: description-based */
   size_t at_;       /* in-place chunk 0: offset of the reserved header in the
                      * enclosing output; size-only: count when the live
@@ -276,6 +283,9 @@ typedef struct desert_record_writer {
                      * (size-only, counted in place) */
   unsigned reserved_; /* header bytes reserved in place; counted layout: a
                        * chunk too large for its size entry */
+  desert_wtarget *tag_t_; /* state 3: the target the optional field's bytes go to */
+  size_t tag_at_;         /* state 3: its first byte there (streaming main
+                           * output: as a stream offset) */
 } desert_record_writer;
 
 /* Writes the version byte. Version 0: fields go straight to the output.
@@ -295,14 +305,34 @@ DESERT_API desert_status desert_record_write_begin_plan(desert_writer *w,
                                                         desert_record_writer *rw);
 /* Starts field `index` (declaration index): the following writes go to the
  * field's chunk. Non-transient fields must be started in declaration order,
- * each once. Statuses: DESERT_E_STATE (a transient field, an index that is
- * not after the previous one, a non-transient field skipped, rw not open),
- * DESERT_E_ARGUMENT (index out of range, a NULL field name), or the
- * writer's earlier error. Errors are recorded in the writer. */
+ * each once.
+ *
+ * An optional field's bytes start with its option tag: either start it with
+ * desert_record_write_field_option, or call this and then, before anything
+ * else, desert_write_option (then the value for Some). When such a field
+ * ends (the next field call or _end) the writer checks what it can see:
+ * at least one byte, the first one 00 or 01, nothing after a 00 (None);
+ * anything else is DESERT_E_OPTION_TAG_MISSING, returned by that call. A
+ * value written without its tag whose own bytes are the single byte 00 or
+ * start with 01 looks like a tag and passes: only
+ * desert_record_write_field_option rules the mistake out. Size-only mode
+ * keeps no bytes and checks only that the field has some; a streaming
+ * writer (stream.h) checks the first byte while it is still in its buffer.
+ *
+ * Statuses, first match: the previous field's DESERT_E_OPTION_TAG_MISSING,
+ * DESERT_E_STATE (rw not open, or its frame gone after a writer reset),
+ * DESERT_E_ARGUMENT (index out of range, a NULL field name),
+ * DESERT_E_FIELD_ORDER (index not after the previous field's: started
+ * twice, or after a later one), DESERT_E_FIELD_TRANSIENT (a transient
+ * field), DESERT_E_FIELD_SKIPPED (a non-transient field before index not
+ * started), or the writer's earlier error. Errors are recorded in the
+ * writer; desert_record_error_message names the record and the field. */
 DESERT_API desert_status desert_record_write_field(desert_record_writer *rw, size_t index);
 /* desert_record_write_field followed by desert_write_option(some): starts an
  * optional field. The caller writes the value when some is true. Same
- * statuses, plus DESERT_E_STATE for a field without DESERT_FIELD_OPTIONAL. */
+ * statuses, plus DESERT_E_FIELD_NOT_OPTIONAL for a field without
+ * DESERT_FIELD_OPTIONAL (after the previous field's tag check and the
+ * not-open check). */
 DESERT_API desert_status desert_record_write_field_option(desert_record_writer *rw, size_t index,
                                                           bool some);
 /* Ends the record: for version >= 1 writes the evolution header (docs/format.md
@@ -310,8 +340,10 @@ DESERT_API desert_status desert_record_write_field_option(desert_record_writer *
  * DESERT_OPT_SCALA_REMOVED_OPTIONAL honoured) and then the chunks, in chunk
  * order, to the enclosing output. Always restores the writer's target and
  * nesting depth, also when an error is already recorded.
- * Statuses: DESERT_E_STATE (a non-transient field was never started, rw not
- * open), DESERT_E_UNKNOWN_FIELD_REFERENCE (a FieldMadeOptional step names a
+ * Statuses: DESERT_E_OPTION_TAG_MISSING (the last field, see
+ * desert_record_write_field), DESERT_E_FIELD_SKIPPED (a non-transient field
+ * was never started), DESERT_E_STATE (rw not open, or its frame gone after
+ * a writer reset), DESERT_E_UNKNOWN_FIELD_REFERENCE (a FieldMadeOptional step names a
  * field that is neither written nor removed — Rust style counts only
  * FieldRemoved as removal, Scala style FieldMadeTransient too),
  * DESERT_E_ARGUMENT (a made-optional field at chunk-0 position above 127),
@@ -319,6 +351,17 @@ DESERT_API desert_status desert_record_write_field_option(desert_record_writer *
  * DESERT_E_DST_TOO_SMALL (fixed output buffer), DESERT_E_INVALID_UTF8 (a
  * removed name), or the writer's earlier error. */
 DESERT_API desert_status desert_record_write_end(desert_record_writer *rw);
+/* A message for people about w's error. For the record writer's misuse
+ * statuses (DESERT_E_FIELD_ORDER, _SKIPPED, _TRANSIENT, _NOT_OPTIONAL,
+ * DESERT_E_OPTION_TAG_MISSING) raised by the calls above it names the
+ * record, the field and what is wrong, e.g.
+ *   record "PointV3", field "label" (#1): optional field written without
+ *   its option tag (first byte 0x05, not 00 or 01)
+ * (a record without a name is "?"); for any other status, or when the
+ * detail could not be kept (no memory), it is desert_status_message of the
+ * writer's status ("success" without an error, the DESERT_E_ARGUMENT
+ * message for NULL w). Never NULL; valid until the next call on w. */
+DESERT_API const char *desert_record_error_message(desert_writer *w);
 
 /* ---- reading ---------------------------------------------------------------- */
 
@@ -592,12 +635,24 @@ static inline desert_status desert_enum_read_end_id_inline(desert_reader *r) {
   return desert_enum_read_end_id(r);
 }
 
-/* Version-0 records read by straight-line code. A record type without
+/* Version-0 records by straight-line code. A record type without
  * evolution steps is written as the byte 00 and then its non-transient
- * fields in declaration order (docs/format.md §13.2; a writer needs no
- * record call for it: desert_write_u8(w, 0), then the fields). Its data
- * can still come from a later version of the type (a header, chunks),
- * which only desert_record_read_begin reads. So:
+ * fields in declaration order (docs/format.md §13.2):
+ *
+ *   if (desert_record_write_v0_begin_inline(w)) return desert_writer_status(w);
+ *   ... write the fields in order, optional ones as Options ...
+ *   return desert_record_write_v0_end_inline(w);
+ *
+ * desert_record_write_v0_begin_inline is desert_record_write_begin for such
+ * a record: the nesting check (DESERT_E_DEPTH past options.max_depth open
+ * records, desert_writer_enter), then the byte 00; on failure nothing is
+ * left open. desert_record_write_v0_end_inline leaves the level and returns
+ * the writer's status, as desert_record_write_end. Inline while the writer
+ * holds no error, can nest and has room for the byte; the rest goes
+ * through desert_writer_enter and desert_write_u8.
+ *
+ * Reading, the data can still come from a later version of the type (a
+ * header, chunks), which only desert_record_read_begin reads. So:
  *
  *   if (desert_record_read_v0_begin_inline(r)) {
  *     ... read the fields in order, optional ones as Options ...
@@ -616,6 +671,27 @@ static inline desert_status desert_enum_read_end_id_inline(desert_reader *r) {
  * two calls must pair up, and nest properly with the other record and enum
  * calls. Generated code (`desert gen-c`) reads every record type without
  * steps this way. */
+static inline desert_status desert_record_write_v0_begin_inline(desert_writer *w) {
+  desert_writer_fast *f = (desert_writer_fast *)(void *)w;
+  if (DESERT_FAST_LIKELY_(f->status == DESERT_OK && f->depth < f->depth_max &&
+                          f->t->len < f->t->cap)) {
+    desert_wtarget *t = f->t;
+    t->data[t->len++] = 0;
+    f->depth++;
+    f->busy = 1; /* a reset must restore the depth */
+    return DESERT_OK;
+  }
+  desert_status st = desert_writer_enter(w);
+  if (st) return st;
+  st = desert_write_u8(w, 0);
+  if (st) desert_writer_leave(w);
+  return st;
+}
+static inline desert_status desert_record_write_v0_end_inline(desert_writer *w) {
+  desert_writer_fast *f = (desert_writer_fast *)(void *)w;
+  if (f->depth) f->depth--;
+  return f->status;
+}
 static inline bool desert_record_read_v0_begin_inline(desert_reader *r) {
   desert_reader_fast *f = (desert_reader_fast *)(void *)r;
   if (DESERT_FAST_LIKELY_(f->status == DESERT_OK && f->pos < f->end &&

@@ -100,6 +100,16 @@ static const desert_status_text desert_status_texts[DESERT_STATUS_COUNT_] = {
                                "writing the output failed"},
     [DESERT_E_ZLIB_BLOCK] = {"DESERT_E_ZLIB_BLOCK", "DeserializationFailure",
                              "corrupt zlib-compressed block"},
+    [DESERT_E_FIELD_ORDER] = {"DESERT_E_FIELD_ORDER", "SerializationFailure",
+                              "record field started twice or after a later field"},
+    [DESERT_E_FIELD_SKIPPED] = {"DESERT_E_FIELD_SKIPPED", "SerializationFailure",
+                                "a record field that must be written was not started"},
+    [DESERT_E_FIELD_TRANSIENT] = {"DESERT_E_FIELD_TRANSIENT", "SerializationFailure",
+                                  "a transient record field was started (it is never written)"},
+    [DESERT_E_FIELD_NOT_OPTIONAL] = {"DESERT_E_FIELD_NOT_OPTIONAL", "SerializationFailure",
+                                     "option tag written for a record field that is not optional"},
+    [DESERT_E_OPTION_TAG_MISSING] = {"DESERT_E_OPTION_TAG_MISSING", "SerializationFailure",
+                                     "optional record field written without its option tag"},
 };
 
 static const desert_status_text *desert_status_lookup(desert_status s) {

@@ -52,6 +52,10 @@
  * stale frames never pile up beyond max_depth and never share buffers with
  * live records.
  * SPDX-License-Identifier: MIT */
+#include <stdarg.h>
+#include <stdio.h>
+
+#include "desert/stream.h"
 #include "record/header_hint.h"
 #include "record/record_plan.h"
 #include "scalar/scalar.h"
@@ -85,6 +89,13 @@ typedef struct rec_wbuf {
   uint8_t store[REC_BUF_INLINE]; /* grow's embedded first storage; count's scratch */
 } rec_wbuf;
 
+/* The detail of the writer's last misuse status (desert_record_error_message):
+ * allocated on the first misuse, so a writer that never errs pays nothing. */
+typedef struct rec_werr {
+  desert_status status; /* the status it explains */
+  char msg[256];
+} rec_werr;
+
 typedef struct rec_wpool {
   rec_wbuf **bufs; /* each buffer allocated once (or embedded below):
                     * pointers stay valid while the array itself grows */
@@ -101,6 +112,7 @@ typedef struct rec_wpool {
   rec_wbuf *bufs_inline[REC_POOL_INLINE];
   rec_wframe frames_inline[REC_POOL_INLINE];
   rec_wbuf buf_inline[REC_POOL_INLINE];
+  rec_werr *err; /* NULL until a misuse is explained */
 } rec_wpool;
 /* glibc serves blocks of up to 1032 bytes from its per-thread cache; a
  * pool above that made a fresh heap writer's first record ~15% slower
@@ -131,6 +143,7 @@ static void pool_free(desert_writer *w) {
     desert_mem_free(&w->opt.allocator, p->bufs, p->bufs_cap * sizeof *p->bufs);
   if (p->frames != p->frames_inline)
     desert_mem_free(&w->opt.allocator, p->frames, p->frames_cap * sizeof *p->frames);
+  if (p->err) desert_mem_free(&w->opt.allocator, p->err, sizeof *p->err);
   desert_mem_free(&w->opt.allocator, p, sizeof *p);
   w->records = NULL;
   w->records_free = NULL;
@@ -149,6 +162,7 @@ static rec_wpool *pool_get(desert_writer *w) {
   p->nframes = 0;
   p->frames_cap = REC_POOL_INLINE;
   p->serial = 0;
+  p->err = NULL;
   desert_zero(p->hint_key, sizeof p->hint_key);
   desert_zero(p->hint_len, sizeof p->hint_len);
   w->records = p;
@@ -245,6 +259,107 @@ enum {
  * the pool can have gone stale under it; the others need their frame. */
 static bool rec_live(const desert_writer *w, const desert_record_writer *rw) {
   return rw->layout_ == LAYOUT_COUNTED || frame_live(w, rw) != NULL;
+}
+
+/* ---- misuse ----------------------------------------------------------------------
+ * Calls that do not match the description fail with a status of their
+ * own, and the pool keeps a sentence naming the record and the field for
+ * desert_record_error_message. All of it is off the fast paths: they
+ * test rw->state_ == REC_OPEN, which an optional field whose tag is still
+ * to be checked (REC_TAG) fails, sending the next call to the general
+ * path. */
+
+/* rw->state_ */
+enum { REC_IDLE = 0, REC_OPEN = 1, REC_ENDED = 2, REC_TAG = 3 };
+
+static const char *field_name(const desert_record_desc *d, size_t i) {
+  return i < d->field_count && d->fields[i].name ? d->fields[i].name : "?";
+}
+
+/* snprintf cuts at a byte: drop a UTF-8 sequence left incomplete at the
+ * end of the n bytes before msg's NUL. */
+static void trim_utf8(char *msg, size_t n) {
+  size_t i = n;
+  while (i && ((unsigned char)msg[i - 1] & 0xC0u) == 0x80u) i--; /* continuation bytes */
+  if (i && (unsigned char)msg[i - 1] >= 0xC0u) {                  /* their lead byte */
+    const unsigned char lead = (unsigned char)msg[i - 1];
+    const size_t want = lead >= 0xF0u ? 4 : lead >= 0xE0u ? 3 : 2;
+    if (n - (i - 1) < want) msg[i - 1] = '\0';
+  }
+}
+
+/* Records st (unless an error is recorded already: that one stays) and
+ * its explanation, `record "R", field "F" (#i): ` and the reason. A
+ * failed allocation loses only the explanation. */
+DESERT_COLD __attribute__((format(printf, 4, 5))) static desert_status
+misuse(const desert_record_writer *rw, desert_status st, size_t index, const char *fmt, ...) {
+  desert_writer *w = rw->w;
+  if (w->status) return w->status;
+  desert_w_fail(w, st);
+  rec_wpool *p = pool_get(w);
+  if (!p) return st;
+  if (!p->err && (p->err = desert_mem_alloc(&w->opt.allocator, sizeof *p->err)) == NULL) return st;
+  char *msg = p->err->msg;
+  const size_t cap = sizeof p->err->msg;
+  const desert_record_desc *d = rw->desc;
+  int n = snprintf(msg, cap, "record \"%s\", field \"%s\" (#%zu): ",
+                   d && d->name ? d->name : "?", d ? field_name(d, index) : "?", index);
+  if (n >= 0 && (size_t)n < cap) {
+    va_list ap;
+    va_start(ap, fmt);
+    const int m = vsnprintf(msg + n, cap - (size_t)n, fmt, ap);
+    va_end(ap);
+    if (m >= 0) n += m;
+  }
+  if (n < 0) msg[0] = '\0';
+  else if ((size_t)n >= cap) trim_utf8(msg, cap - 1);
+  p->err->status = st;
+  return st;
+}
+
+/* The end of target t as an offset that a streaming writer's flush does
+ * not move (the main output's stream offset); the plain length elsewhere. */
+static size_t out_pos(const desert_writer *w, const desert_wtarget *t) {
+  return w->sink && t == &w->main ? (size_t)desert_writer_stream_offset(w) : t->len;
+}
+
+/* An optional field started with desert_record_write_field: its first
+ * byte (where the writes go now) is checked when it ends. */
+static inline void tag_arm(desert_writer *w, desert_record_writer *rw) {
+  rw->state_ = REC_TAG;
+  rw->tag_t_ = w->t;
+  rw->tag_at_ = DESERT_UNLIKELY(w->sink != NULL) ? out_pos(w, w->t) : w->t->len;
+}
+
+/* The end of that field (rw->state_ REC_TAG, back to REC_OPEN): some
+ * bytes, the first 00 or 01, nothing after a 00. What cannot be seen
+ * passes: a size-only target stores nothing, a stream may have flushed
+ * the byte, and a writer reset under the record leaves the target
+ * shorter than the field's start (then n wraps past the target's
+ * length; the state checks after this report the reset). */
+DESERT_COLD static desert_status tag_check(desert_record_writer *rw) {
+  desert_writer *w = rw->w;
+  rw->state_ = REC_OPEN;
+  if (w->status || (rw->version_ && !rec_live(w, rw))) return w->status;
+  const desert_wtarget *t = rw->tag_t_;
+  const size_t n = out_pos(w, t) - rw->tag_at_; /* the field's bytes */
+  const size_t field = rw->next_ - 1;
+  if (n == 0)
+    return misuse(rw, DESERT_E_OPTION_TAG_MISSING, field,
+                  "optional field written without its option tag (no bytes at all)");
+  if (t->mode == DESERT_WMODE_COUNT || n > t->len) return DESERT_OK;
+  const unsigned b = t->data[t->len - n];
+  if (b > 1)
+    return misuse(rw, DESERT_E_OPTION_TAG_MISSING, field,
+                  "optional field written without its option tag (first byte 0x%02x, not 00 "
+                  "or 01)",
+                  b);
+  if (b == 0 && n > 1)
+    return misuse(rw, DESERT_E_OPTION_TAG_MISSING, field,
+                  "optional field written without its option tag (first byte 00 is None, yet "
+                  "%zu more bytes follow)",
+                  n - 1);
+  return DESERT_OK;
 }
 
 /* ---- the counted layout ----------------------------------------------------------
@@ -395,7 +510,7 @@ static inline void begin_counted(desert_writer *w, const desert_record_plan *pla
   rw->strings0_ = 0;
   rw->serial_ = 0;
   rw->version_ = plan->version;
-  rw->state_ = 1;
+  rw->state_ = REC_OPEN;
   rw->plan_ = plan;
   rw->at_ = o->len;
   rw->chunk_ = 0;
@@ -456,7 +571,7 @@ DESERT_INLINE desert_status write_begin(desert_writer *w, const desert_record_de
   w->busy = 1; /* a reset must restore depth (desert_writer_reset_inline) */
   rw->version_ = v;
   rw->strings0_ = (w->extras & DESERT_WX_TABLES) ? w->strings.count : 0;
-  rw->state_ = 1;
+  rw->state_ = REC_OPEN;
   return DESERT_OK;
 }
 
@@ -496,17 +611,20 @@ DESERT_NOINLINE static desert_status write_begin_plan_general(desert_writer *w,
   return write_begin(w, plan->desc, plan, rw);
 }
 
-/* Non-transient fields from `from` up to (excluding) `to` were skipped. */
-static bool skipped_written_field(const desert_record_desc *d, size_t from, size_t to) {
+/* The first non-transient field from `from` up to (excluding) `to`, a
+ * field that must be written and was skipped; `to` if none. */
+static size_t skipped_field(const desert_record_desc *d, size_t from, size_t to) {
   for (size_t j = from; j < to; j++)
-    if (!(d->fields[j].flags & DESERT_FIELD_TRANSIENT)) return true;
-  return false;
+    if (!(d->fields[j].flags & DESERT_FIELD_TRANSIENT)) return j;
+  return to;
 }
 
 /* Sends the following writes to chunk c. */
 static void enter_chunk(desert_writer *w, desert_record_writer *rw, unsigned c) {
   rec_wpool *p = w->records;
   if (rw->layout_ == LAYOUT_COUNTED) {
+    /* (not idempotent: leaving a chunk counts its size entry) */
+    if (c == rw->chunk_) return;
     count_leave(w, rw);
     rw->chunk_ = c;
     return;
@@ -527,18 +645,32 @@ DESERT_INLINE desert_status write_field_impl(desert_record_writer *rw, size_t in
   if (!rw || !rw->w) return DESERT_E_ARGUMENT;
   desert_writer *w = rw->w;
   if (w->status) return w->status;
-  if (rw->state_ != 1) return desert_w_fail(w, DESERT_E_STATE);
+  if (rw->state_ == REC_TAG && tag_check(rw)) return w->status;
+  if (rw->state_ != REC_OPEN) return desert_w_fail(w, DESERT_E_STATE);
   const desert_record_desc *d = rw->desc;
   if (index >= d->field_count || !d->fields[index].name) return desert_w_fail(w, DESERT_E_ARGUMENT);
-  if (index < rw->next_ || (d->fields[index].flags & DESERT_FIELD_TRANSIENT) ||
-      skipped_written_field(d, rw->next_, index))
-    return desert_w_fail(w, DESERT_E_STATE);
+  if (index < rw->next_) {
+    if (index + 1 == rw->next_) return misuse(rw, DESERT_E_FIELD_ORDER, index, "started twice");
+    return misuse(rw, DESERT_E_FIELD_ORDER, index,
+                  "started after field \"%s\" (#%zu); fields go in declaration order",
+                  field_name(d, rw->next_ - 1), rw->next_ - 1);
+  }
+  const unsigned flags = d->fields[index].flags;
+  if (flags & DESERT_FIELD_TRANSIENT)
+    return misuse(rw, DESERT_E_FIELD_TRANSIENT, index,
+                  "started, but a transient field is never written");
+  const size_t skipped = skipped_field(d, rw->next_, index);
+  if (skipped != index)
+    return misuse(rw, DESERT_E_FIELD_SKIPPED, skipped,
+                  "not written: field \"%s\" (#%zu) was started before it", d->fields[index].name,
+                  index);
   if (rw->version_) {
     if (!rec_live(w, rw)) return desert_w_fail(w, DESERT_E_STATE);
     unsigned c = plan ? plan->fields[index].chunk : desert_rec_field_chunk(d, index, NULL);
     enter_chunk(w, rw, c);
   }
   rw->next_ = index + 1;
+  if (flags & DESERT_FIELD_OPTIONAL) tag_arm(w, rw);
   return DESERT_OK;
 }
 
@@ -561,7 +693,7 @@ DESERT_NOINLINE static desert_status write_field_desc_versioned(desert_record_wr
                                                              size_t index) {
   desert_writer *w = rw->w;
   const desert_record_desc *d = rw->desc;
-  if (!w || rw->state_ != 1 || w->status || index != rw->next_ || index >= d->field_count)
+  if (!w || rw->state_ != REC_OPEN || w->status || index != rw->next_ || index >= d->field_count)
     return write_field_desc(rw, index);
   const char *name = d->fields[index].name;
   if (!name || (d->fields[index].flags & DESERT_FIELD_TRANSIENT) || !frame_live(w, rw))
@@ -570,6 +702,7 @@ DESERT_NOINLINE static desert_status write_field_desc_versioned(desert_record_wr
   if (c == DESERT_REC_CHUNK_UNSURE) return write_field_desc(rw, index);
   enter_chunk(w, rw, c);
   rw->next_ = index + 1;
+  if (d->fields[index].flags & DESERT_FIELD_OPTIONAL) tag_arm(w, rw);
   return DESERT_OK;
 }
 
@@ -585,22 +718,24 @@ desert_status desert_record_write_field(desert_record_writer *rw, size_t index) 
      * one after the other (none skipped, none transient) the same shortcut
      * as a plan's. */
     if (rw && rw->version_) return write_field_desc_versioned(rw, index);
-    if (rw && rw->w && rw->state_ == 1 && !rw->w->status && index == rw->next_ &&
+    if (rw && rw->w && rw->state_ == REC_OPEN && !rw->w->status && index == rw->next_ &&
         index < rw->desc->field_count && rw->desc->fields[index].name &&
         !(rw->desc->fields[index].flags & DESERT_FIELD_TRANSIENT)) {
       rw->next_ = index + 1;
+      if (rw->desc->fields[index].flags & DESERT_FIELD_OPTIONAL) tag_arm(rw->w, rw);
       return DESERT_OK;
     }
     return write_field_desc(rw, index);
   }
   desert_writer *w = rw->w;
-  if (w && rw->state_ == 1 && !w->status && index < p->field_count) {
+  if (w && rw->state_ == REC_OPEN && !w->status && index < p->field_count) {
     const desert_rec_pfield *f = &p->fields[index];
     if (!(f->flags & DESERT_FIELD_TRANSIENT) && rw->next_ <= index && rw->next_ >= f->min_next &&
         (!rw->version_ || is_live(w, rw) || rw->layout_ == LAYOUT_COUNTED)) {
       /* (the writes go to the current chunk already) */
       if (rw->version_ && f->chunk != rw->chunk_) enter_chunk(w, rw, f->chunk);
       rw->next_ = index + 1;
+      if (f->flags & DESERT_FIELD_OPTIONAL) tag_arm(w, rw);
       return DESERT_OK;
     }
   }
@@ -609,12 +744,18 @@ desert_status desert_record_write_field(desert_record_writer *rw, size_t index) 
 
 desert_status desert_record_write_field_option(desert_record_writer *rw, size_t index, bool some) {
   if (!rw || !rw->w) return DESERT_E_ARGUMENT;
-  if (rw->state_ == 1 && index < rw->desc->field_count &&
-      !(rw->desc->fields[index].flags & DESERT_FIELD_OPTIONAL))
-    return desert_w_fail(rw->w, DESERT_E_STATE);
+  desert_writer *w = rw->w;
+  if (rw->state_ == REC_TAG && tag_check(rw)) return w->status;
+  const desert_record_desc *d = rw->desc;
+  if (rw->state_ == REC_OPEN && index < d->field_count && d->fields[index].name &&
+      !(d->fields[index].flags & DESERT_FIELD_OPTIONAL))
+    return misuse(rw, DESERT_E_FIELD_NOT_OPTIONAL, index,
+                  "option tag for a field that is not optional (start it with "
+                  "desert_record_write_field)");
   desert_status st = desert_record_write_field(rw, index);
   if (st) return st;
-  return desert_write_option(rw->w, some);
+  rw->state_ = REC_OPEN; /* the tag is written here: nothing to check */
+  return desert_write_option(w, some);
 }
 
 /* A removed name as a DeduplicatedString under Scala <= 0.2.x scoping
@@ -710,6 +851,42 @@ static void splice_chunks(desert_writer *w, const desert_record_writer *rw, cons
   }
 }
 
+/* ---- frame consistency at the end (DESERT_ASSERT) ---------------------------------
+ * Only the library writes a frame and rw's private members, so at the end
+ * of a record whose frame is live (frame_live: same serial, which no other
+ * frame of the pool's life has) these hold whatever the caller did. */
+
+/* After an end without error the output ends at `now`: `head` (what
+ * precedes the chunk buffers from..version: version byte, header, chunk 0
+ * when in place) and then those buffers. (A plain call, not a function
+ * inside the assertion: builds without assertions drop the loop.) */
+static inline void assert_record_len(const desert_writer *w, const rec_wpool *p,
+                                     const desert_record_writer *rw, unsigned from,
+                                     size_t head, size_t now) {
+  size_t n = 0;
+  for (unsigned i = from; i <= rw->version_; i++) n += chunk_target(p, rw, i)->len;
+  DESERT_ASSERT(w->status || now == head + n);
+}
+
+/* The frame rw's end is about to use is the one its begin took: same
+ * buffers, as many as its layout takes, above its parent's frames, and
+ * every frame above it opened deeper. */
+static inline void assert_live_frame(const desert_writer *w, const desert_record_writer *rw) {
+  const rec_wpool *p = w->records;
+  DESERT_ASSERT(p != NULL && rw->frame_ < p->nframes);
+  const rec_wframe *f = &p->frames[rw->frame_];
+  DESERT_ASSERT(f->serial == rw->serial_ && f->base == rw->base_);
+  DESERT_ASSERT(rw->layout_ == LAYOUT_IN_PLACE || rw->layout_ == LAYOUT_SEQ ||
+                rw->layout_ == LAYOUT_COUNT || rw->layout_ == LAYOUT_BUFFERED);
+  DESERT_ASSERT(f->n == (rw->layout_ == LAYOUT_SEQ ? 0u : rw->version_ + 1));
+  DESERT_ASSERT(f->base + f->n <= p->nbufs);
+  DESERT_ASSERT(rw->chunk_ <= rw->version_);
+  DESERT_ASSERT(rw->frame_ == 0 || p->frames[rw->frame_ - 1].base +
+                                           p->frames[rw->frame_ - 1].n <= f->base);
+  for (size_t i = rw->frame_ + 1; i < p->nframes; i++)
+    DESERT_ASSERT(p->frames[i].depth > p->frames[i - 1].depth);
+}
+
 /* Chunk 0 in place: builds the header in chunk 0's (unused) buffer, makes
  * the reserved room the header's size (moving chunk 0 when they differ),
  * copies the header in and appends the other chunks. w->t is the
@@ -741,6 +918,8 @@ static void end_in_place(desert_writer *w, desert_record_writer *rw, rec_wpool *
   small_copy(o->data + rw->at_, hdr->data, h);
   remember_header(p, rw->desc, h);
   splice_chunks(w, rw, p, 1);
+  /* the record: version byte, header, chunk 0, the other chunks */
+  assert_record_len(w, p, rw, 1, rw->at_ + h + size0, o->len);
 }
 
 /* ---- the straight-line end of a fixed-header plan -------------------------------
@@ -764,9 +943,10 @@ static size_t fixed_header_len(const desert_record_plan *plan, unsigned v, const
   return h;
 }
 
-/* Writes that header at q. */
-static void fixed_header_put(uint8_t *q, const desert_record_plan *plan, unsigned v,
-                             const size_t *sizes) {
+/* Writes that header at q; returns its length (fixed_header_len's). */
+static size_t fixed_header_put(uint8_t *q, const desert_record_plan *plan, unsigned v,
+                               const size_t *sizes) {
+  uint8_t *const q0 = q;
   for (unsigned i = 0; i <= v; i++) {
     desert_rec_hentry e = i ? plan->entries[i - 1] : (desert_rec_hentry){REC_H_CHUNK, 0};
     if (e.kind == REC_H_CHUNK) {
@@ -777,6 +957,7 @@ static void fixed_header_put(uint8_t *q, const desert_record_plan *plan, unsigne
       q += 2;
     }
   }
+  return (size_t)(q - q0);
 }
 
 /* Chunk sizes of the buffered layouts (chunk 0: size0); their sum. */
@@ -807,13 +988,15 @@ static void end_fixed_in_place(desert_writer *w, desert_record_writer *rw, rec_w
   const size_t more = (h > rw->reserved_ ? h - rw->reserved_ : 0) + tail;
   if (more && !desert_w_reserve(w, more)) return;
   if (h != rw->reserved_) memmove(o->data + rw->at_ + h, o->data + body, size0);
-  fixed_header_put(o->data + rw->at_, rw->plan_, rw->version_, sizes);
+  const size_t put = fixed_header_put(o->data + rw->at_, rw->plan_, rw->version_, sizes);
+  DESERT_ASSERT(put == h);
   size_t len = rw->at_ + h + size0;
   for (unsigned i = 1; i <= rw->version_; i++) {
     const desert_wtarget *t = chunk_target(p, rw, i);
     if (t->len) desert_copy(o->data + len, t->data, t->len);
     len += t->len;
   }
+  DESERT_ASSERT(len == rw->at_ + h + size0 + tail && len <= o->cap);
   o->len = len;
   remember_header(p, rw->desc, h);
 }
@@ -868,8 +1051,19 @@ static void end_seq(desert_writer *w, desert_record_writer *rw, rec_wpool *p) {
     memmove(o->data + rw->at_ + h, o->data + body, end - body);
     o->len = rw->at_ + h + (end - body);
   }
-  fixed_header_put(o->data + rw->at_, rw->plan_, rw->version_, sizes);
+  const size_t put = fixed_header_put(o->data + rw->at_, rw->plan_, rw->version_, sizes);
+  DESERT_ASSERT(put == h);
+  DESERT_ASSERT(o->len == rw->at_ + h + (end - body));
   remember_header(p, rw->desc, h);
+}
+
+/* At the end, fields from rw->next_ on were not started: an error if one
+ * of them must be written (any of them when `plain`: every field must). */
+DESERT_COLD static void end_skipped(const desert_record_writer *rw, bool plain) {
+  const desert_record_desc *d = rw->desc;
+  const size_t j = plain ? rw->next_ : skipped_field(d, rw->next_, d->field_count);
+  if (j < d->field_count)
+    misuse(rw, DESERT_E_FIELD_SKIPPED, j, "not written: the record ended before it");
 }
 
 /* The counted layout's end: what write_end_general does for it, without
@@ -877,15 +1071,21 @@ static void end_seq(desert_writer *w, desert_record_writer *rw, rec_wpool *p) {
 DESERT_NOINLINE static desert_status write_end_general(desert_record_writer *rw);
 
 static inline desert_status end_counted(desert_record_writer *rw) {
-  if (rw->state_ != 1) return write_end_general(rw);
+  if (rw->state_ != REC_OPEN) {
+    if (rw->state_ != REC_TAG) return write_end_general(rw);
+    tag_check(rw);
+  }
   desert_writer *w = rw->w;
-  rw->state_ = 2;
+  /* a counted record takes no frame and counts in the enclosing target */
+  DESERT_ASSERT(rw->frame_ == SIZE_MAX && rw->plan_ && (rw->plan_->flags & REC_PLAN_ORDERED));
+  DESERT_ASSERT(rw->version_ == rw->plan_->version && rw->chunk_ <= rw->version_);
+  DESERT_ASSERT(rw->outer_ &&
+                ((const desert_wtarget *)rw->outer_)->mode == DESERT_WMODE_COUNT);
+  rw->state_ = REC_ENDED;
   w->t = rw->outer_;
-  if (!w->status && rw->next_ < rw->desc->field_count &&
-      skipped_written_field(rw->desc, rw->next_, rw->desc->field_count))
-    desert_w_fail(w, DESERT_E_STATE);
   if (!w->status) {
-    count_leave(w, rw); /* the last chunk */
+    count_leave(w, rw); /* the last chunk; DESERT_E_STATE after a reset under the record */
+    if (!w->status && rw->next_ < rw->desc->field_count) end_skipped(rw, false);
     if (!w->status && rw->reserved_) desert_w_fail(w, DESERT_E_LENGTH_TOO_LARGE);
   }
   if (w->depth) w->depth--;
@@ -902,17 +1102,25 @@ desert_status desert_record_write_end(desert_record_writer *rw) {
 DESERT_NOINLINE static desert_status write_end_general(desert_record_writer *rw) {
   if (!rw || !rw->w) return DESERT_E_ARGUMENT;
   desert_writer *w = rw->w;
-  if (rw->state_ != 1) return w->status ? w->status : desert_w_fail(w, DESERT_E_STATE);
-  rw->state_ = 2;
+  if (rw->state_ == REC_TAG) tag_check(rw);
+  if (rw->state_ != REC_OPEN) return w->status ? w->status : desert_w_fail(w, DESERT_E_STATE);
+  rw->state_ = REC_ENDED;
   const desert_record_desc *d = rw->desc;
   if (rw->version_ && !frame_live(w, rw)) return desert_w_fail(w, DESERT_E_STATE);
-  if (rw->version_) w->t = rw->outer_;
-  if (!w->status && rw->next_ < d->field_count) {
-    const desert_record_plan *plan = rw->plan_;
-    bool plain = plan && (plan->flags & REC_PLAN_PLAIN);
-    if (plain || skipped_written_field(d, rw->next_, d->field_count))
-      desert_w_fail(w, DESERT_E_STATE);
+  DESERT_ASSERT((rw->version_ == 0) == (rw->layout_ == LAYOUT_V0));
+  DESERT_ASSERT(rw->version_ == d->step_count && rw->next_ <= d->field_count);
+  if (rw->version_) {
+    assert_live_frame(w, rw);
+    w->t = rw->outer_;
   }
+  /* A writer reset under a record with chunks in place left its output
+   * shorter than the record's start: that, not what the record lacks, is
+   * the error (the layouts' ends check it too). */
+  if (!w->status && (rw->layout_ == LAYOUT_IN_PLACE || rw->layout_ == LAYOUT_SEQ) &&
+      w->t->len < rw->at_ + rw->reserved_)
+    desert_w_fail(w, DESERT_E_STATE);
+  if (!w->status && rw->next_ < d->field_count)
+    end_skipped(rw, rw->plan_ && (rw->plan_->flags & REC_PLAN_PLAIN));
   if (rw->version_) {
     rec_wpool *p = w->records;
     const bool fixed = rw->plan_ && (rw->plan_->flags & REC_PLAN_FIXED_HEADER);
@@ -925,14 +1133,28 @@ DESERT_NOINLINE static desert_status write_end_general(desert_record_writer *rw)
         end_fixed_count(w, rw, p);
       } else if (rw->layout_ == LAYOUT_IN_PLACE) {
         end_in_place(w, rw, p);
-      } else if (write_header(w, rw, p, chunk_target(p, rw, 0)->len) == DESERT_OK) {
-        /* (size-only: appending a COUNT chunk only adds its size) */
-        splice_chunks(w, rw, p, 0);
+      } else {
+        const size_t at = out_pos(w, w->t); /* (a stream may flush meanwhile) */
+        if (write_header(w, rw, p, chunk_target(p, rw, 0)->len) == DESERT_OK) {
+          /* (size-only: appending a COUNT chunk only adds its size) */
+          const size_t h = out_pos(w, w->t) - at;
+          splice_chunks(w, rw, p, 0);
+          assert_record_len(w, p, rw, 0, at + h, out_pos(w, w->t));
+        }
       }
     }
+    DESERT_ASSERT(w->t == rw->outer_); /* the enclosing target again, whatever failed */
     /* Release this frame and anything an abandoned inner record left. */
     if (rw->frame_ < p->nframes) p->nframes = rw->frame_;
   }
   if (w->depth) w->depth--;
   return w->status;
+}
+
+const char *desert_record_error_message(desert_writer *w) {
+  if (!w) return desert_status_message(DESERT_E_ARGUMENT);
+  desert_w_live(w);
+  const rec_wpool *p = w->records;
+  if (w->status && p && p->err && p->err->status == w->status) return p->err->msg;
+  return desert_status_message(w->status);
 }
