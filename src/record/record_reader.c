@@ -285,9 +285,39 @@ static void leave_chunk(desert_record_reader *rr, rec_rframe *f) {
   rr->r->pos = rr->r->end = rr->end_;
 }
 
+/* At the end of a versioned record whose frame is the topmost one (a
+ * serial is never handed out twice in a reader's life, and the topmost
+ * offset always holds a real frame, so this is rr's own frame; below
+ * abandoned inner frames nothing is checked): the frame matches the data
+ * read at begin — one entry per header entry, their byte ranges one after
+ * the other from the end of the header to the record's end, each cursor
+ * inside its chunk, the live chunk one of them — and the record lies
+ * inside the limit the reader had before it. Only the library writes
+ * these, so whatever the caller did they hold. */
+static void assert_end_frame(const desert_record_reader *rr) {
+  const rec_rstack *s = rr->r->records;
+  DESERT_ASSERT(rr->version_offset_ < rr->end_ && rr->end_ <= rr->outer_end_);
+  if (!s || s->last != rr->frame_) return;
+  rec_rframe *f = frame_at(s, rr->frame_);
+  if (f->serial != rr->serial_) return;
+  DESERT_ASSERT(!f->is_enum && f->nentries == rr->version_ + 1);
+  DESERT_ASSERT(f->ncounters == rr->desc->step_count + 1);
+  DESERT_ASSERT(rr->chunk_ == NO_CHUNK || rr->chunk_ < f->nentries);
+  const rec_entry *e = frame_entries(f);
+  size_t at = e[0].start;
+  DESERT_ASSERT(at > rr->version_offset_);
+  for (unsigned i = 0; i < f->nentries; i++) {
+    DESERT_ASSERT(e[i].start == at && e[i].start <= e[i].cur && e[i].cur <= e[i].end);
+    DESERT_ASSERT(e[i].kind == E_CHUNK || e[i].start == e[i].end);
+    at = e[i].end;
+  }
+  DESERT_ASSERT(at == rr->end_);
+}
+
 static void read_finish(desert_record_reader *rr) {
   desert_reader *r = rr->r;
   if (rr->frame_ == NO_FRAME) return;
+  assert_end_frame(rr);
   r->pos = rr->end_;
   r->end = rr->outer_end_;
   frame_pop(r, rr->frame_, rr->serial_);
@@ -568,6 +598,8 @@ desert_status desert_record_read_end(desert_record_reader *rr) {
   if (!rr || !rr->r) return DESERT_E_ARGUMENT;
   desert_reader *r = rr->r;
   if (rr->state_ != 1) return r->status ? r->status : desert_r_fail(r, DESERT_E_STATE, r->pos);
+  /* an open record has a frame exactly when its data is versioned */
+  DESERT_ASSERT((rr->version_ == 0) == (rr->frame_ == NO_FRAME));
   rr->state_ = 2;
   read_finish(rr);
   desert_r_leave(r);
@@ -599,6 +631,8 @@ bool desert_rec_enum_end(desert_reader *r) {
   if (!s || s->last == NO_FRAME) return false;
   rec_rframe *f = frame_at(s, s->last);
   if (!f->is_enum || f->depth != r->depth) return false;
+  DESERT_ASSERT(f->nentries >= 1 && f->end <= f->outer_end);
+  DESERT_ASSERT(frame_entries(f)[f->nentries - 1].end == f->end);
   r->pos = f->end;
   r->end = f->outer_end;
   s->top = s->last;
