@@ -234,7 +234,7 @@ static desert_status read_header(desert_reader *r, desert_record_reader *rr, uns
   /* 2. The chunk walk: every chunk must fit in what is left of the input
    *    (or of the enclosing chunk); the record ends after the last one. */
   size_t pos = r->pos;
-  if (r->stream_fill) { /* streaming (issue 15): make the whole record resident */
+  if (r->stream_fill) { /* streaming: make the whole record resident */
     size_t total = 1; /* + 1 byte: a chunk limit never equals the window's end */
     for (unsigned i = 0; i < nentries; i++)
       if (e[i].kind == E_CHUNK) total = total > SIZE_MAX - e[i].end ? SIZE_MAX : total + e[i].end;

@@ -134,14 +134,11 @@ valid:
 
 desert_status desert_avx512_utf8_validate(const uint8_t *src, size_t len, size_t *pos) {
   /* A whole input shorter than one 64-byte block (most strings of a
-   * message) would go through the zeroed stack copy of dz_validate_long,
-   * whose 64-byte load waits on the byte stores: a 43-byte ASCII string
-   * took 12 ns that way against 6.5 ns in the AVX2 kernel's 32-byte and
-   * 8-byte ASCII tail (bench c04_str_de_heap, AMD EPYC Zen 5). Same results
-   * by the kernel contract, and this table may call AVX2. The long kernel
-   * is a separate function so that this test is all a short string pays:
-   * inlined, its 64-byte aligned stack frame was set up before the test
-   * (golden decode + encode: every one of its strings is shorter). */
+   * message) goes to the AVX2 kernel, whose 32-byte and 8-byte ASCII tail
+   * measured faster on such strings than a full 64-byte block. Same
+   * results by the kernel contract, and this table may call AVX2. The
+   * long kernel is a separate function so that this test is all a short
+   * string pays: inlined, its frame was set up before the test. */
   if (len < 64) return desert_avx2_utf8_validate(src, len, pos);
   return dz_validate_long(src, len, pos);
 }
@@ -150,8 +147,8 @@ desert_status desert_avx512_utf8_validate(const uint8_t *src, size_t len, size_t
  * bytes per iteration; bounds: [i, i+256) while that many remain, the rest
  * by the AVX2 kernel). */
 size_t desert_avx512_utf8_len_from_latin1(const uint8_t *src, size_t len) {
-  /* a tail call: the loop below would not run (64 bytes: 5.7 ns against
-   * 4.2 ns in AVX2, AMD EPYC Zen 5) */
+  /* a tail call: the loop below would not run, and the AVX2 kernel
+   * measured faster on such inputs */
   if (len < 256) return desert_avx2_utf8_len_from_latin1(src, len);
   size_t i = 0, extra = 0;
   for (; len - i >= 256; i += 256) {
