@@ -635,12 +635,24 @@ static inline desert_status desert_enum_read_end_id_inline(desert_reader *r) {
   return desert_enum_read_end_id(r);
 }
 
-/* Version-0 records read by straight-line code. A record type without
+/* Version-0 records by straight-line code. A record type without
  * evolution steps is written as the byte 00 and then its non-transient
- * fields in declaration order (docs/format.md §13.2; a writer needs no
- * record call for it: desert_write_u8(w, 0), then the fields). Its data
- * can still come from a later version of the type (a header, chunks),
- * which only desert_record_read_begin reads. So:
+ * fields in declaration order (docs/format.md §13.2):
+ *
+ *   if (desert_record_write_v0_begin_inline(w)) return desert_writer_status(w);
+ *   ... write the fields in order, optional ones as Options ...
+ *   return desert_record_write_v0_end_inline(w);
+ *
+ * desert_record_write_v0_begin_inline is desert_record_write_begin for such
+ * a record: the nesting check (DESERT_E_DEPTH past options.max_depth open
+ * records, desert_writer_enter), then the byte 00; on failure nothing is
+ * left open. desert_record_write_v0_end_inline leaves the level and returns
+ * the writer's status, as desert_record_write_end. Inline while the writer
+ * holds no error, can nest and has room for the byte; the rest goes
+ * through desert_writer_enter and desert_write_u8.
+ *
+ * Reading, the data can still come from a later version of the type (a
+ * header, chunks), which only desert_record_read_begin reads. So:
  *
  *   if (desert_record_read_v0_begin_inline(r)) {
  *     ... read the fields in order, optional ones as Options ...
@@ -659,6 +671,27 @@ static inline desert_status desert_enum_read_end_id_inline(desert_reader *r) {
  * two calls must pair up, and nest properly with the other record and enum
  * calls. Generated code (`desert gen-c`) reads every record type without
  * steps this way. */
+static inline desert_status desert_record_write_v0_begin_inline(desert_writer *w) {
+  desert_writer_fast *f = (desert_writer_fast *)(void *)w;
+  if (DESERT_FAST_LIKELY_(f->status == DESERT_OK && f->depth < f->depth_max &&
+                          f->t->len < f->t->cap)) {
+    desert_wtarget *t = f->t;
+    t->data[t->len++] = 0;
+    f->depth++;
+    f->busy = 1; /* a reset must restore the depth */
+    return DESERT_OK;
+  }
+  desert_status st = desert_writer_enter(w);
+  if (st) return st;
+  st = desert_write_u8(w, 0);
+  if (st) desert_writer_leave(w);
+  return st;
+}
+static inline desert_status desert_record_write_v0_end_inline(desert_writer *w) {
+  desert_writer_fast *f = (desert_writer_fast *)(void *)w;
+  if (f->depth) f->depth--;
+  return f->status;
+}
 static inline bool desert_record_read_v0_begin_inline(desert_reader *r) {
   desert_reader_fast *f = (desert_reader_fast *)(void *)r;
   if (DESERT_FAST_LIKELY_(f->status == DESERT_OK && f->pos < f->end &&

@@ -64,6 +64,8 @@ typedef struct desert_writer_fast {
   desert_wtarget *t;    /* where the next bytes go */
   desert_wtarget main;  /* the message output (data NULL in size-only
                          * mode; desert_writer_data_inline) */
+  unsigned depth;       /* records entered now (desert_writer_enter) */
+  unsigned depth_max;   /* options.max_depth (its default for 0) */
 } desert_writer_fast;
 
 /* Private to desert_writer_init_inline (writer_inline.h); the library keeps
@@ -184,6 +186,15 @@ DESERT_API desert_status desert_writer_status(const desert_writer *w);
  * writer's status. A status of DESERT_OK records DESERT_E_ARGUMENT. The
  * counterpart of desert_reader_fail. */
 DESERT_API desert_status desert_writer_fail(desert_writer *w, desert_status status);
+/* Nesting guard for code that writes records itself (generated code, the
+ * inline calls of record.h): enter fails with DESERT_E_DEPTH when
+ * options.max_depth records are open already (the record writer's own
+ * check), else counts one more level; leave counts one less. Pair every
+ * successful enter with a leave. The counterpart of desert_reader_enter.
+ * Statuses: the writer's earlier error, DESERT_E_DEPTH, DESERT_E_ARGUMENT
+ * (w NULL). */
+DESERT_API desert_status desert_writer_enter(desert_writer *w);
+DESERT_API void desert_writer_leave(desert_writer *w);
 /* ISA of the kernels this writer uses. */
 DESERT_API desert_isa desert_writer_isa(const desert_writer *w);
 /* The options this writer was created with. */

@@ -201,7 +201,7 @@ static inline void desert_writer_reset_inline(desert_writer *w) {
 /* desert_writer_init_inline(storage, size, opt, out): exactly
  * desert_writer_init (writer.h), same statuses, same writer. With options
  * NULL and a whole desert_writer_storage (size == DESERT_WRITER_STORAGE_SIZE,
- * aligned as that union is), it sets the writer's head here, eight stores,
+ * aligned as that union is), it sets the writer's head here, ten stores,
  * and leaves the rest of the context to the first exported call, as
  * desert_writer_init does; anything else calls desert_writer_init.
  *
@@ -236,6 +236,8 @@ static inline desert_status desert_writer_init_inline(void *storage, size_t size
     uint8_t *buf = (uint8_t *)storage + (DESERT_WRITER_STORAGE_SIZE - DESERT_WFAST_INLINE_CAP_);
     f->status = DESERT_OK;
     f->busy = DESERT_WFAST_PENDING_ | DESERT_WFAST_DEFAULTS_ | DESERT_WFAST_STD_SIZE_;
+    f->depth = 0;
+    f->depth_max = DESERT_DEFAULT_MAX_DEPTH;
     f->t = &f->main;
     f->main.data = buf;
     f->main.len = 0;

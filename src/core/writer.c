@@ -99,6 +99,8 @@ FAST_OFFSET(status);
 FAST_OFFSET(busy);
 FAST_OFFSET(t);
 FAST_OFFSET(main);
+FAST_OFFSET(depth);
+FAST_OFFSET(depth_max);
 #undef FAST_OFFSET
 /* desert_writer_init_inline puts the first output buffer in the last
  * DESERT_W_INLINE bytes of a desert_writer_storage, after the context. */
@@ -117,6 +119,8 @@ _Static_assert(sizeof(struct desert_writer) + 1024 <= DESERT_WRITER_STORAGE_SIZE
 static void writer_head(desert_writer *w, unsigned busy) {
   w->status = DESERT_OK;
   w->busy = busy;
+  w->depth = 0;
+  w->depth_max = DESERT_DEFAULT_MAX_DEPTH;
   w->t = &w->main;
   w->main.data = w->inline_buf;
   w->main.len = 0;
@@ -132,7 +136,6 @@ static void writer_body(desert_writer *w) {
   /* Only the records and compression state need zeros (see the layout
    * note in writer_internal.h); the rest is set here. */
   desert_zero(&w->records, offsetof(desert_writer, deflate_c) - offsetof(desert_writer, records));
-  w->depth = 0;
   w->own = w->main.inl;
   w->own_cap = DESERT_W_INLINE;
   w->spare.begin = NULL;
@@ -158,6 +161,7 @@ desert_status desert_writer_create(const desert_options *opt, desert_writer **ou
   w->opt = o;
   w->k = k;
   writer_head(w, 0);
+  w->depth_max = o.max_depth;
   writer_body(w);
   *out = w;
   return DESERT_OK;
@@ -196,6 +200,7 @@ DESERT_NOINLINE static desert_status init_with_options(void *storage, size_t siz
   w->opt = *opt;
   w->k = k;
   init_pending(w, size, DESERT_WBUSY_PENDING, out);
+  if (opt->max_depth) w->depth_max = opt->max_depth; /* (0: the default, set) */
   return DESERT_OK;
 }
 
@@ -227,6 +232,7 @@ void desert_w_settle(desert_writer *w) {
     w->k = desert_kernels_default();
   } else
     desert_options_fill_limits(&w->opt);
+  DESERT_ASSERT(w->depth_max == w->opt.max_depth);
   writer_body(w);
   /* From here on every allocation of the writer (and of the layers above,
    * which allocate through w->opt.allocator) is served by the storage
@@ -360,6 +366,20 @@ desert_status desert_writer_fail(desert_writer *w, desert_status st) {
   if (w->status) return w->status;
   desert_w_live(w);
   return desert_w_fail(w, st == DESERT_OK ? DESERT_E_ARGUMENT : st);
+}
+desert_status desert_writer_enter(desert_writer *w) {
+  if (!w) return DESERT_E_ARGUMENT;
+  desert_w_live(w);
+  if (w->status) return w->status;
+  if (w->depth >= w->depth_max) return desert_w_fail(w, DESERT_E_DEPTH);
+  w->depth++;
+  w->busy = 1; /* a reset must restore the depth */
+  return DESERT_OK;
+}
+void desert_writer_leave(desert_writer *w) {
+  if (!w) return;
+  desert_w_live(w);
+  if (w->depth) w->depth--;
 }
 desert_isa desert_writer_isa(const desert_writer *w) {
   if (!w) return DESERT_ISA_AUTO;

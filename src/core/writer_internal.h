@@ -50,6 +50,9 @@ struct desert_writer {
                              * (writer_inline.h assumes it) */
       desert_wtarget *t;    /* where bytes go now (main or a chunk buffer) */
       desert_wtarget main;  /* the message output */
+      unsigned depth;       /* record nesting, bounded by depth_max */
+      unsigned depth_max;   /* opt.max_depth, resolved (set with the head, so
+                             * a pending writer's inline calls see it) */
     };
   };
   const desert_kernels *k;
@@ -57,7 +60,6 @@ struct desert_writer {
                         * inline_buf until the output outgrows it */
   size_t own_cap;      /* (a pending writer: the storage size) */
   desert_options opt;
-  unsigned depth;        /* record/value nesting, bounded by opt.max_depth */
   /* What desert_writer_free has to look at: 0 for a writer that only ever
    * wrote plain values into its inline buffer or a fixed one, so freeing
    * it (and building it) costs a few stores. DESERT_WX_TABLES: strings and

@@ -63,7 +63,8 @@ enum {
   K_SEQ,   /* a collection of u8 through desert_read_seq_next(_inline) */
   K_REC0,  /* a field-less record: desert_record_read_v0_begin/_end_inline
             * (falling back to the record reader) against the record
-            * reader; written as the byte 00 against the record writer */
+            * reader; desert_record_write_v0_begin/_end_inline against the
+            * record writer */
   K_ENUM_U32, /* an enum case with a u32 payload: written under one room
                * check (desert_enum_write_id_room_inline) against the id
                * and payload calls; read as id, u32, end */
@@ -406,7 +407,10 @@ static desert_status write_item(desert_writer *w, int kind, fz_in *src, bool inl
     return st ? st : desert_write_u32(w, payload);
   }
   case K_REC0: {
-    if (inl) return desert_write_u8_inline(w, 0);
+    if (inl) {
+      desert_status st = desert_record_write_v0_begin_inline(w);
+      return st ? st : desert_record_write_v0_end_inline(w);
+    }
     desert_record_writer rw;
     desert_status st = desert_record_write_begin(w, &empty_record, &rw);
     return st ? st : desert_record_write_end(&rw);

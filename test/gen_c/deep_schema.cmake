@@ -207,6 +207,7 @@ function(recursive type n depth)
 endfunction()
 recursive(O 256 0)    # desert_codec_limits.max_depth / GC_MAX_DEPTH: 256
 recursive(T 256 0)
+recursive(R 128 0)    # records: desert_options.max_depth, default 128
 recursive(R 256 1024) # records: desert_options.max_depth raised, the codec's 256 again
 file(WRITE ${OUT}/deep.cases "${cases}")
 

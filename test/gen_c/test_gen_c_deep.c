@@ -285,7 +285,7 @@ int main(int argc, char **argv) {
   free(line);
   fclose(in);
   deep_cleanup();
-  CHECK(cases >= 10, "only %zu cases", cases);
+  CHECK(cases >= 12, "only %zu cases", cases);
   if (failures) {
     fprintf(stderr, "test_gen_c_deep: %d of %zu checks failed\n", failures, checks);
     return 1;

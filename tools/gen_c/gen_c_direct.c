@@ -925,10 +925,12 @@ static bool struct_is_v0(const gc_node *n) {
 }
 
 /* The straight-line form of a version-0 record. Writing, the version byte
- * and the members, nothing else: the record writer would add no byte and
- * the nesting bound is the depth argument's. Reading, version-0 data goes
- * the same way; data of a later version (a writer that added fields) has
- * a header, and g?_<name>_ev, the record reader's path, reads it. */
+ * and the members, nothing else: the record writer would add no byte; its
+ * nesting check (options.max_depth open records) is the inline begin's,
+ * the codec's composite bound the depth argument's. Reading, version-0
+ * data goes the same way; data of a later version (a writer that added
+ * fields) has a header, and gr_<name>_ev, the record reader's path, reads
+ * it. */
 static void emit_struct_v0(dx *x, gc_buf *out, const gc_node *n, bool dec) {
   gc_buf body = {0};
   open_fn(x, out, &body, n, dec);
@@ -938,7 +940,7 @@ static void emit_struct_v0(dx *x, gc_buf *out, const gc_node *n, bool dec) {
               "  memset(o, 0, sizeof *o);\n",
               n->name);
   else
-    gc_printf(out, "  if (desert_write_u8_inline(w, 0)) return desert_writer_status(w);\n");
+    gc_printf(out, "  if (desert_record_write_v0_begin_inline(w)) return desert_writer_status(w);\n");
   for (size_t i = 0; i < member_count(n); i++) {
     unsigned flags;
     const char *flag;
@@ -963,7 +965,7 @@ static void emit_struct_v0(dx *x, gc_buf *out, const gc_node *n, bool dec) {
     xfree(e);
   }
   finish(out, &body, dec ? "  return desert_record_read_v0_end_inline(r);\n"
-                            : "  return desert_writer_status(w);\n");
+                            : "  return desert_record_write_v0_end_inline(w);\n");
 }
 
 /* A record, tuple or map entry through the record writer and reader: the
@@ -1076,7 +1078,8 @@ static void enum_payload(dx *x, const gc_node *n, size_t i, bool dec, unsigned d
       line(x, d + 1, "if (desert_record_read_end(&rr)) goto end;");
       line(x, d, "}");
     } else {
-      line(x, d, "if (desert_write_u8_inline(w, 0)) goto end;");
+      line(x, d, "if (desert_record_write_v0_begin_inline(w)) goto end;");
+      line(x, d, "if (desert_record_write_v0_end_inline(w)) goto end;");
     }
     return;
   }
