@@ -362,18 +362,17 @@ static desert_status enc_record(desert_types_ctx *c, const desert_type *t, const
     if (f->flags & DESERT_FIELD_TRANSIENT) continue;
     const desert_value *fv = &v->as.seq.items[i];
     desert_types_push_name(c, f->name);
-    if (desert_record_write_field(&rw, i)) return wnote(c);
     desert_status st;
-    if (f->flags & DESERT_FIELD_OPTIONAL) {
-      if (fv->kind == DESERT_VALUE_NULL) {
-        st = desert_write_option(c->w, false) ? wnote(c) : DESERT_OK;
-      } else if (fv->kind == DESERT_VALUE_SOME && fv->as.child) {
-        st = desert_write_option(c->w, true) ? wnote(c) : enc(c, f->type, fv->as.child);
-      } else {
-        st = BAD("an optional field holds null or some");
-      }
+    const bool some = fv->kind == DESERT_VALUE_SOME && fv->as.child;
+    if ((f->flags & DESERT_FIELD_OPTIONAL) && (some || fv->kind == DESERT_VALUE_NULL)) {
+      /* the tag with the field: the record writer's fast path, which an
+       * optional field started without its tag leaves for its check */
+      if (desert_record_write_field_option(&rw, i, some)) return wnote(c);
+      st = some ? enc(c, f->type, fv->as.child) : DESERT_OK;
     } else {
-      st = enc(c, f->type, fv);
+      if (desert_record_write_field(&rw, i)) return wnote(c);
+      st = f->flags & DESERT_FIELD_OPTIONAL ? BAD("an optional field holds null or some")
+                                            : enc(c, f->type, fv);
     }
     if (st) return st;
     desert_types_pop(c);

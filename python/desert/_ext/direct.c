@@ -609,21 +609,32 @@ static int enc_map(dz_from_ctx *c, desert_writer *w, const desert_type *t, PyObj
 static int enc_option(dz_from_ctx *c, desert_writer *w, const desert_type *opt_t,
                       const desert_type *inner, PyObject *o) {
   if (o == Py_None) return desert_write_option_inline(w, false) ? wfail(c, w) : 0;
+  if (desert_type_nullable(inner)) return enc_tree_here(c, w, opt_t, o);
+  if (desert_write_option_inline(w, true)) return wfail(c, w);
+  return enc(c, w, inner, o);
+}
+
+/* An optional field of a record: its tag through
+ * desert_record_write_field_option (the record writer's fast path; a field
+ * started without its tag is checked when it ends), then the value of a
+ * Some, as enc_option writes it. */
+static int enc_optional_field(dz_from_ctx *c, desert_writer *w, desert_record_writer *rw,
+                              size_t i, const desert_type *inner, PyObject *o) {
+  if (o == Py_None) return desert_record_write_field_option(rw, i, false) ? wfail(c, w) : 0;
+  PyObject *x = o;
   if (desert_type_nullable(inner)) {
-    if (opt_t) return enc_tree_here(c, w, opt_t, o);
-    /* an optional field of a nullable type: the tag, then {"some": v} */
-    PyObject *x = PyDict_CheckExact(o) && PyDict_GET_SIZE(o) == 1
-                      ? PyDict_GetItemWithError(o, dz.k_some) : NULL;
+    /* an optional field of a nullable type: {"some": v} */
+    x = PyDict_CheckExact(o) && PyDict_GET_SIZE(o) == 1 ? PyDict_GetItemWithError(o, dz.k_some)
+                                                        : NULL;
     if (!x) {
       if (PyErr_Occurred()) return -1;
       return dz_fail_status(c, DESERT_E_ARGUMENT,
                             "Some of a nullable type is written {\"some\": value}");
     }
-    if (desert_write_option_inline(w, true)) return wfail(c, w);
-    return enc(c, w, inner, x) < 0 ? dz_at_field(c, "some") : 0;
   }
-  if (desert_write_option_inline(w, true)) return wfail(c, w);
-  return enc(c, w, inner, o);
+  if (desert_record_write_field_option(rw, i, true)) return wfail(c, w);
+  if (x != o) return enc(c, w, inner, x) < 0 ? dz_at_field(c, "some") : 0;
+  return enc(c, w, inner, x);
 }
 
 #define DZ_DIRECT_MAX_FIELDS 64
@@ -652,10 +663,10 @@ static int enc_record(dz_from_ctx *c, desert_writer *w, const desert_type *t, Py
   for (size_t i = 0; i < nf && !rc; i++) {
     const desert_type_field *f = &t->u.record.fields[i];
     if (f->flags & DESERT_FIELD_TRANSIENT) continue;
-    if (desert_record_write_field(&rw, i)) {
+    if (f->flags & DESERT_FIELD_OPTIONAL) {
+      rc = enc_optional_field(c, w, &rw, i, f->type, vals[i] ? vals[i] : Py_None);
+    } else if (desert_record_write_field(&rw, i)) {
       rc = wfail(c, w);
-    } else if (f->flags & DESERT_FIELD_OPTIONAL) {
-      rc = enc_option(c, w, NULL, f->type, vals[i] ? vals[i] : Py_None);
     } else {
       rc = enc(c, w, f->type, vals[i]);
     }
