@@ -678,7 +678,9 @@ static inline desert_status desert_record_write_v0_begin_inline(desert_writer *w
     desert_wtarget *t = f->t;
     t->data[t->len++] = 0;
     f->depth++;
-    f->busy = 1; /* a reset must restore the depth */
+    /* a reset must restore the depth; |=: a writer in caller storage keeps
+     * its pending bits until an exported call sets up the rest */
+    f->busy |= 1u;
     return DESERT_OK;
   }
   desert_status st = desert_writer_enter(w);

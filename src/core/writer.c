@@ -240,8 +240,9 @@ void desert_w_settle(desert_writer *w) {
    * fit. */
   desert_spare_init(&w->spare, w, size, sizeof *w, &w->opt.allocator, &w->opt.allocator);
   /* (an argument error may have come before the settle: it keeps the
-   * writer busy, see desert_w_fail) */
-  w->busy = w->status != DESERT_OK;
+   * writer busy, see desert_w_fail; so does a record the inline calls of
+   * record.h opened, whose depth a reset must restore) */
+  w->busy = w->status != DESERT_OK || w->depth != 0;
   DESERT_W_ASSERT_HEAD(w);
 }
 
