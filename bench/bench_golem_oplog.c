@@ -39,25 +39,11 @@
 #include <string.h>
 
 #include "bench_codec.h"
-#include "bench_golem.h"
+#include "bench_golem_model.h"
 #include "bench_golem_oplog.h"
 #include "desert.h"
 
-#define GOLEM_N 1024u
-
 enum { GO_BATCH_SER, GO_BATCH_DE, GO_BATCH_DE_COPY, GO_ENTRIES_SER, GO_ENTRIES_DE };
-
-typedef bench_golem_GolemOplogEntry golem_entry;
-
-/* Strings, spans and map entries the entries point to. */
-typedef struct golem_aux {
-  char s1[40], s2[40];
-  bench_golem_GolemOplogEntry_Create_env_entry env[2];
-  bench_golem_SpanData spans[2];
-  bench_golem_SpanData_LocalSpan_attributes_entry attrs[4];
-  uint8_t *pay[2]; /* payload blocks */
-  size_t pay_len[2];
-} golem_aux;
 
 typedef struct golem_state {
   int mode;
@@ -210,8 +196,7 @@ static int golem_make(golem_entry *e, golem_aux *a, size_t idx) {
   }
 }
 
-/* The payload blocks of an entry (up to two), in field order. */
-static size_t golem_payloads(const golem_entry *e, desert_bytes out[2]) {
+size_t golem_payloads(const golem_entry *e, desert_bytes out[2]) {
   switch (e->tag) {
   case bench_golem_GolemOplogEntry_tag_Create: out[0] = e->Create.args.left; return 1;
   case bench_golem_GolemOplogEntry_tag_ImportedFunctionInvoked:
@@ -232,6 +217,23 @@ static size_t golem_payloads(const golem_entry *e, desert_bytes out[2]) {
   }
 }
 
+int golem_make_all(golem_entry *e, golem_aux *a, size_t *payload_total) {
+  *payload_total = 0;
+  for (size_t i = 0; i < GOLEM_N; i++) {
+    if (golem_make(&e[i], &a[i], i)) return -1;
+    desert_bytes p[2];
+    size_t np = golem_payloads(&e[i], p);
+    for (size_t k = 0; k < np; k++) *payload_total += p[k].len;
+  }
+  return 0;
+}
+
+void golem_free_aux(golem_aux *a) {
+  if (a)
+    for (size_t i = 0; i < GOLEM_N; i++) free(a[i].pay[0]), free(a[i].pay[1]);
+  free(a);
+}
+
 static void golem_free_ws(golem_state *s) {
   if (s->ws)
     for (size_t i = 0; i < GOLEM_N; i++) {
@@ -249,14 +251,12 @@ static void golem_teardown(void *p) {
   free(s->ws);
   desert_reader_free(s->r);
   desert_decode_arena_free(s->da);
-  if (s->aux)
-    for (size_t i = 0; i < GOLEM_N; i++) free(s->aux[i].pay[0]), free(s->aux[i].pay[1]);
+  golem_free_aux(s->aux);
   if (s->msg)
     for (size_t i = 0; i < GOLEM_N; i++) free(s->msg[i]);
   free(s->msg);
   free(s->len);
   free(s->list);
-  free(s->aux);
   free(s->entries);
   free(s->dec);
   free(s->copy);
@@ -287,12 +287,7 @@ static void *golem_setup(int mode, desert_isa isa, codec_info *info) {
   s->dec = calloc(GOLEM_N, sizeof *s->dec);
   s->ws = calloc(GOLEM_N, sizeof *s->ws);
   if (!s->entries || !s->aux || !s->msg || !s->len || !s->dec || !s->ws) goto fail;
-  for (size_t i = 0; i < GOLEM_N; i++) {
-    if (golem_make(&s->entries[i], &s->aux[i], i)) goto fail;
-    desert_bytes p[2];
-    size_t np = golem_payloads(&s->entries[i], p);
-    for (size_t k = 0; k < np; k++) s->payload_total += p[k].len;
-  }
+  if (golem_make_all(s->entries, s->aux, &s->payload_total)) goto fail;
   s->root.items = s->entries;
   s->root.count = GOLEM_N;
   for (size_t i = 0; i < GOLEM_N; i++) {
@@ -334,20 +329,40 @@ static uint64_t golem_batch_de(golem_state *s) {
   return s->dec_root.count + desert_reader_offset(s->r);
 }
 
-static uint64_t golem_batch_de_copy(golem_state *s) {
-  uint64_t r = golem_batch_de(s);
-  if (!r) return 0;
+size_t golem_copy_payloads(const golem_entry *e, size_t n, uint8_t *dst, size_t cap) {
   size_t off = 0;
-  for (size_t i = 0; i < s->dec_root.count; i++) {
+  for (size_t i = 0; i < n; i++) {
     desert_bytes p[2];
-    size_t np = golem_payloads(&s->dec_root.items[i], p);
+    size_t np = golem_payloads(&e[i], p);
     for (size_t k = 0; k < np; k++) {
-      if (p[k].len > s->payload_total - off) return 0;
-      memcpy(s->copy + off, p[k].ptr, p[k].len);
+      if (p[k].len > cap - off) return SIZE_MAX;
+      memcpy(dst + off, p[k].ptr, p[k].len);
       off += p[k].len;
     }
   }
-  return r + off;
+  return off;
+}
+
+int golem_check_payload_copy(const golem_entry *e, size_t n, const uint8_t *copy, char *msg,
+                             size_t cap) {
+  size_t off = 0;
+  for (size_t i = 0; i < n; i++) {
+    desert_bytes w[2];
+    size_t nw = golem_payloads(&e[i], w);
+    for (size_t k = 0; k < nw; k++) {
+      if (memcmp(copy + off, w[k].ptr, w[k].len) != 0)
+        return codec_fail(msg, cap, "copy: entry %zu payload %zu differs", i, k);
+      off += w[k].len;
+    }
+  }
+  return 0;
+}
+
+static uint64_t golem_batch_de_copy(golem_state *s) {
+  uint64_t r = golem_batch_de(s);
+  if (!r) return 0;
+  size_t off = golem_copy_payloads(s->dec_root.items, s->dec_root.count, s->copy, s->payload_total);
+  return off == SIZE_MAX ? 0 : r + off;
 }
 
 static uint64_t golem_entries_ser(golem_state *s) {
@@ -501,18 +516,8 @@ static int golem_verify(void *p, char *msg, size_t cap) {
     if (s->dec_root.count != GOLEM_N) return codec_fail(msg, cap, "%zu entries", s->dec_root.count);
     for (size_t i = 0; i < GOLEM_N; i++)
       if (golem_check_entry(s, &s->dec_root.items[i], i, "batch_deserialize", msg, cap)) return 1;
-    if (s->mode == GO_BATCH_DE_COPY) {
-      size_t off = 0;
-      for (size_t i = 0; i < GOLEM_N; i++) {
-        desert_bytes w[2];
-        size_t nw = golem_payloads(&s->entries[i], w);
-        for (size_t k = 0; k < nw; k++) {
-          if (memcmp(s->copy + off, w[k].ptr, w[k].len) != 0)
-            return codec_fail(msg, cap, "copy: entry %zu payload %zu differs", i, k);
-          off += w[k].len;
-        }
-      }
-    }
+    if (s->mode == GO_BATCH_DE_COPY)
+      return golem_check_payload_copy(s->entries, GOLEM_N, s->copy, msg, cap);
     return 0;
   }
 }
@@ -551,9 +556,15 @@ static const codec_case bench_golem_oplog_cases[] = {
 };
 // clang-format on
 
+extern const codec_case bench_golem_peer_cases[];
+extern const size_t bench_golem_peer_case_count;
+
 size_t bench_golem_oplog_tables(codec_table *out, size_t max) {
-  if (max == 0) return 0;
-  out[0] = (codec_table){bench_golem_oplog_cases,
-                         sizeof bench_golem_oplog_cases / sizeof bench_golem_oplog_cases[0]};
-  return 1;
+  size_t n = 0;
+  if (n < max)
+    out[n++] = (codec_table){bench_golem_oplog_cases,
+                             sizeof bench_golem_oplog_cases / sizeof bench_golem_oplog_cases[0]};
+  if (n < max && bench_golem_peer_case_count)
+    out[n++] = (codec_table){bench_golem_peer_cases, bench_golem_peer_case_count};
+  return n;
 }

@@ -16,8 +16,8 @@
 extern "C" {
 #endif
 
-/* Appends the golem_oplog case table to out[0..max); returns how many
- * tables it wrote (0 or 1). */
+/* Appends the golem_oplog case tables (desert rows, then the peers compiled
+ * in, bench_golem_peers.c) to out[0..max); returns how many it wrote. */
 size_t bench_golem_oplog_tables(codec_table *out, size_t max);
 
 /* The inline payload blocks of the entries desert-rust's golem_oplog_batch

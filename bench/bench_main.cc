@@ -200,12 +200,14 @@ std::vector<CodecRow> codec_rows(const desert_kernels *const *tables, size_t nt)
   // All cases, grouped by key in order of first appearance, so each case's
   // desert, memcpy and peer rows run next to each other.
   std::vector<const codec_case *> all;
-  codec_table t[10];
-  size_t n = bench_codec_tables(t, 10);
+  // Room to spare: a table past the end would be left out without a word.
+  constexpr size_t kMaxTables = 16;
+  codec_table t[kMaxTables];
+  size_t n = bench_codec_tables(t, kMaxTables);
 #ifndef DESERT_BENCH_NO_GEN
-  n += bench_oplog_tables(t + n, 10 - n); // desert-rust's oplog benchmark (bench_oplog_*.c)
-  n += bench_evolution_tables(t + n, 10 - n); // desert-rust's evolution_stress (bench_evolution.c)
-  n += bench_golem_oplog_tables(t + n, 10 - n); // desert-rust's golem_oplog (bench_golem_oplog*.c)
+  n += bench_oplog_tables(t + n, kMaxTables - n); // desert-rust's oplog benchmark (bench_oplog_*.c)
+  n += bench_evolution_tables(t + n, kMaxTables - n); // desert-rust's evolution_stress (bench_evolution.c)
+  n += bench_golem_oplog_tables(t + n, kMaxTables - n); // desert-rust's golem_oplog (bench_golem_*.c)
 #endif
   for (size_t ti = 0; ti < n; ti++)
     for (size_t ci = 0; ci < t[ti].count; ci++) all.push_back(&t[ti].cases[ci]);
