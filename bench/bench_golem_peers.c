@@ -40,6 +40,8 @@
 #ifdef DESERT_BENCH_HAVE_MSGPACK
 #include <msgpack.h>
 
+#include "bench_msgpack_read.h"
+
 enum { GP_BATCH_SER, GP_BATCH_DE, GP_BATCH_DE_COPY, GP_ENTRIES_SER, GP_ENTRIES_DE };
 
 typedef struct gp_state {
@@ -226,27 +228,8 @@ static int mp_entry(msgpack_packer *pk, const golem_entry *e) {
 
 /* ---- msgpack_object -> generated C structs ---- */
 
-static int mo_u64(const msgpack_object *o, uint64_t *v) {
-  if (o->type != MSGPACK_OBJECT_POSITIVE_INTEGER) return -1;
-  *v = o->via.u64;
-  return 0;
-}
 
-static int mo_i64(const msgpack_object *o, int64_t *v) {
-  if (o->type == MSGPACK_OBJECT_NEGATIVE_INTEGER) {
-    *v = o->via.i64;
-    return 0;
-  }
-  if (o->type == MSGPACK_OBJECT_POSITIVE_INTEGER && o->via.u64 <= (uint64_t)INT64_MAX) {
-    *v = (int64_t)o->via.u64;
-    return 0;
-  }
-  return -1;
-}
 
-static int mo_tag(const msgpack_object *o, uint64_t max, uint64_t *v) {
-  return mo_u64(o, v) || *v > max ? -1 : 0;
-}
 
 static int mo_bool(const msgpack_object *o, bool *v) {
   if (o->type != MSGPACK_OBJECT_BOOLEAN) return -1;
@@ -254,19 +237,7 @@ static int mo_bool(const msgpack_object *o, bool *v) {
   return 0;
 }
 
-static int mo_str(const msgpack_object *o, desert_str *s) {
-  if (o->type != MSGPACK_OBJECT_STR) return -1;
-  s->ptr = o->via.str.ptr;
-  s->len = o->via.str.size;
-  return 0;
-}
 
-static int mo_bin(const msgpack_object *o, desert_bytes *b) {
-  if (o->type != MSGPACK_OBJECT_BIN) return -1;
-  b->ptr = (const uint8_t *)o->via.bin.ptr;
-  b->len = o->via.bin.size;
-  return 0;
-}
 
 static int mo_uuid(const msgpack_object *o, desert_gen_uuid *u) {
   if (o->type != MSGPACK_OBJECT_BIN || o->via.bin.size != 16) return -1;
@@ -292,7 +263,7 @@ static const msgpack_object *mo_array(const msgpack_object *o, size_t n) {
 static int mo_attr(const msgpack_object *o, bench_golem_AttributeValue *v) {
   const msgpack_object *f = mo_array(o, 2);
   uint64_t tag;
-  if (!f || mo_tag(&f[0], 3, &tag)) return -1;
+  if (!f || mo_uint(&f[0], 3, &tag)) return -1;
   v->tag = (bench_golem_AttributeValue_tag)tag;
   switch (v->tag) {
   case bench_golem_AttributeValue_tag_String: return mo_str(&f[1], &v->String.field0);
@@ -306,7 +277,7 @@ static int mo_attr(const msgpack_object *o, bench_golem_AttributeValue *v) {
 static int mo_span(oplog_arena *a, const msgpack_object *o, bench_golem_SpanData *v) {
   uint64_t tag;
   if (o->type != MSGPACK_OBJECT_ARRAY || o->via.array.size < 2 ||
-      mo_tag(&o->via.array.ptr[0], 1, &tag))
+      mo_uint(&o->via.array.ptr[0], 1, &tag))
     return -1;
   memset(v, 0, sizeof *v);
   v->tag = (bench_golem_SpanData_tag)tag;
@@ -338,7 +309,7 @@ static int mo_span(oplog_arena *a, const msgpack_object *o, bench_golem_SpanData
 static int mo_error(const msgpack_object *o, bench_golem_AgentError *v) {
   uint64_t tag;
   if (o->type != MSGPACK_OBJECT_ARRAY || o->via.array.size < 1 ||
-      mo_tag(&o->via.array.ptr[0], 7, &tag))
+      mo_uint(&o->via.array.ptr[0], 7, &tag))
     return -1;
   v->tag = (bench_golem_AgentError_tag)tag;
   const msgpack_object *f;
@@ -363,7 +334,7 @@ static int mo_entry(oplog_arena *a, const msgpack_object *o, golem_entry *e) {
   uint64_t tag, u;
   if (o->type != MSGPACK_OBJECT_ARRAY || o->via.array.size < 2) return -1;
   const msgpack_object *f = o->via.array.ptr;
-  if (mo_tag(&f[0], 7, &tag) || o->via.array.size != kFields[tag]) return -1;
+  if (mo_uint(&f[0], 7, &tag) || o->via.array.size != kFields[tag]) return -1;
   memset(e, 0, sizeof *e);
   e->tag = (bench_golem_GolemOplogEntry_tag)tag;
   bench_golem_Timestamp ts;
@@ -392,7 +363,7 @@ static int mo_entry(oplog_arena *a, const msgpack_object *o, golem_entry *e) {
     bench_golem_GolemOplogEntry_ImportedFunctionInvoked *v = &e->ImportedFunctionInvoked;
     v->timestamp = ts;
     if (mo_str(&f[0], &v->function_name) || mo_payload(&f[1], &v->request) ||
-        mo_payload(&f[2], &v->response) || mo_tag(&f[3], 5, &u))
+        mo_payload(&f[2], &v->response) || mo_uint(&f[3], 5, &u))
       return -1;
     v->function_type.tag = (bench_golem_DurableFunctionType_tag)u;
     bool indexed = v->function_type.tag == bench_golem_DurableFunctionType_tag_WriteRemoteBatched ||

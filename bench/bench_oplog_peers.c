@@ -36,6 +36,8 @@
 
 #ifdef DESERT_BENCH_HAVE_MSGPACK
 #include <msgpack.h>
+
+#include "bench_msgpack_read.h"
 #endif
 #ifdef DESERT_BENCH_HAVE_PROTOBUF_C
 #include "bench_oplog.pb-c.h"
@@ -194,45 +196,14 @@ static int mp_entry(msgpack_packer *pk, const bench_oplog_OplogEntry *e) {
 
 /* ---- msgpack_object -> generated C structs ---- */
 
-static int mo_u64(const msgpack_object *o, uint64_t *v) {
-  if (o->type != MSGPACK_OBJECT_POSITIVE_INTEGER) return -1;
-  *v = o->via.u64;
-  return 0;
-}
 
-static int mo_i64(const msgpack_object *o, int64_t *v) {
-  if (o->type == MSGPACK_OBJECT_NEGATIVE_INTEGER) {
-    *v = o->via.i64;
-    return 0;
-  }
-  if (o->type == MSGPACK_OBJECT_POSITIVE_INTEGER && o->via.u64 <= (uint64_t)INT64_MAX) {
-    *v = (int64_t)o->via.u64;
-    return 0;
-  }
-  return -1;
-}
 
-static int mo_uint(const msgpack_object *o, uint64_t max, uint64_t *v) {
-  return mo_u64(o, v) || *v > max ? -1 : 0;
-}
 
 static int mo_int(const msgpack_object *o, int64_t lo, int64_t hi, int64_t *v) {
   return mo_i64(o, v) || *v < lo || *v > hi ? -1 : 0;
 }
 
-static int mo_str(const msgpack_object *o, desert_str *s) {
-  if (o->type != MSGPACK_OBJECT_STR) return -1;
-  s->ptr = o->via.str.ptr;
-  s->len = o->via.str.size;
-  return 0;
-}
 
-static int mo_bin(const msgpack_object *o, desert_bytes *b) {
-  if (o->type != MSGPACK_OBJECT_BIN) return -1;
-  b->ptr = (const uint8_t *)o->via.bin.ptr;
-  b->len = o->via.bin.size;
-  return 0;
-}
 
 static int mo_value(oplog_arena *a, const msgpack_object *o, bench_oplog_Value *v);
 

@@ -24,6 +24,7 @@
 #ifndef DESERT_TOOLS_GEN_C_H
 #define DESERT_TOOLS_GEN_C_H
 
+#include <stdarg.h>
 #include <stdbool.h>
 #include <stddef.h>
 
@@ -48,6 +49,11 @@ typedef struct gc_buf {
 __attribute__((format(printf, 2, 3)))
 #endif
 void gc_printf(gc_buf *b, const char *fmt, ...);
+/* gc_printf with a va_list (the caller's va_start/va_end). */
+#if defined(__GNUC__)
+__attribute__((format(printf, 2, 0)))
+#endif
+void gc_vprintf(gc_buf *b, const char *fmt, va_list ap);
 void gc_put(gc_buf *b, const char *s, size_t n);
 /* Appends src's text and its failure, if any (the sub-buffers of emitters). */
 void gc_append(gc_buf *b, const gc_buf *src);

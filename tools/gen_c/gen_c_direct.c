@@ -369,30 +369,10 @@ typedef struct dx {
   unsigned tmp; /* numbers the locals of nested blocks */
 } dx;
 
-/* A malloc'ed formatted string; on failure marks the output failed and
- * returns a static empty string (never freed: see xfree). */
-static char xs_empty[1];
-#if defined(__GNUC__)
-__attribute__((format(printf, 2, 3)))
-#endif
-static char *xs(dx *x, const char *fmt, ...) {
-  va_list ap;
-  va_start(ap, fmt);
-  int n = vsnprintf(NULL, 0, fmt, ap);
-  va_end(ap);
-  char *s = n >= 0 ? malloc((size_t)n + 1) : NULL;
-  if (!s) {
-    x->b->failed = true;
-    return xs_empty;
-  }
-  va_start(ap, fmt);
-  vsnprintf(s, (size_t)n + 1, fmt, ap);
-  va_end(ap);
-  return s;
-}
-static void xfree(char *s) {
-  if (s != xs_empty) free(s);
-}
+/* Formatted strings (lvalues, calls) are gc_fmt's, marking the output
+ * failed on error; xs/xfree name them for the emitters below. */
+#define xs(x, ...) gc_fmt((x)->b, __VA_ARGS__)
+#define xfree gc_fmt_free
 
 static void ind(dx *x, unsigned depth) {
   for (unsigned i = 0; i < depth; i++) gc_printf(x->b, "  ");
@@ -406,19 +386,9 @@ static void line(dx *x, unsigned d, const char *fmt, ...) {
   ind(x, d);
   va_list ap;
   va_start(ap, fmt);
-  char *s = NULL;
-  int n = vsnprintf(NULL, 0, fmt, ap);
+  gc_vprintf(x->b, fmt, ap);
   va_end(ap);
-  if (n >= 0 && (s = malloc((size_t)n + 1)) != NULL) {
-    va_start(ap, fmt);
-    vsnprintf(s, (size_t)n + 1, fmt, ap);
-    va_end(ap);
-    gc_put(x->b, s, (size_t)n);
-    gc_put(x->b, "\n", 1);
-    free(s);
-  } else {
-    x->b->failed = true;
-  }
+  gc_put(x->b, "\n", 1);
 }
 
 /* The runtime's nesting check before a composite is entered at depth
@@ -870,7 +840,7 @@ static void finish(gc_buf *out, gc_buf *body, const char *tail) {
   gc_put(out, body->data ? body->data : "", body->len);
   if (body->data && strstr(body->data, "goto end;")) gc_printf(out, "end:\n");
   gc_printf(out, "%s}\n\n", tail);
-  if (body->failed) out->failed = true;
+  if (body->failed) gc_buf_fail(out, body->why); /* the first failure's reason with it */
   gc_buf_free(body);
 }
 

@@ -64,6 +64,8 @@ static void vprint(gc_buf *b, const char *fmt, va_list ap) {
   va_end(again);
 }
 
+void gc_vprintf(gc_buf *b, const char *fmt, va_list ap) { vprint(b, fmt, ap); }
+
 void gc_printf(gc_buf *b, const char *fmt, ...) {
   va_list ap;
   va_start(ap, fmt);
