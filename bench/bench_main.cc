@@ -35,6 +35,11 @@ extern "C" {
 #include "bench_oplog_rows.h"
 #include "bench_evolution.h"
 #include "bench_golem_oplog.h"
+// The peers of the evolution rows (bench_evolution_peers.c) and the
+// protobuf-c peer of the golem_oplog rows (bench_golem_peers_pb.c): one
+// table each, none when their peer libraries are missing.
+size_t bench_evolution_peer_tables(codec_table *out, size_t max);
+size_t bench_golem_pb_tables(codec_table *out, size_t max);
 #endif
 #include "desert/kernels.h"
 #include "base/kernels.h"
@@ -208,6 +213,8 @@ std::vector<CodecRow> codec_rows(const desert_kernels *const *tables, size_t nt)
   n += bench_oplog_tables(t + n, kMaxTables - n); // desert-rust's oplog benchmark (bench_oplog_*.c)
   n += bench_evolution_tables(t + n, kMaxTables - n); // desert-rust's evolution_stress (bench_evolution.c)
   n += bench_golem_oplog_tables(t + n, kMaxTables - n); // desert-rust's golem_oplog (bench_golem_*.c)
+  n += bench_evolution_peer_tables(t + n, kMaxTables - n);
+  n += bench_golem_pb_tables(t + n, kMaxTables - n);
 #endif
   for (size_t ti = 0; ti < n; ti++)
     for (size_t ci = 0; ci < t[ti].count; ci++) all.push_back(&t[ti].cases[ci]);
