@@ -336,6 +336,27 @@ def peer_time(impls, peer):
     return v["cpu"] if v else None
 
 
+def peer_cells(impls, ours):
+    """Per peer: its time and its ratio to ours ("12.3 us (1.85x)", above 1 =
+    we are faster), "-" when the peer has no row; and the peers that were
+    faster than ours."""
+    cells, faster = [], []
+    for p in PEERS:
+        pt = peer_time(impls, p)
+        cells.append("%s (%s)" % (fmt_ns(pt), fmt_x(pt / ours)) if pt and ours > 0 else "-")
+        if pt and pt < ours:
+            faster.append(p)
+    return cells, faster
+
+
+def slower_note(slower):
+    """The sentence under a section naming the rows a peer beat, or none."""
+    if not slower:
+        return ["Every row with peers is faster than each of them in this run.", ""]
+    return ["Rows where a peer was faster in this run: " +
+            "; ".join("%s (%s)" % (k, ", ".join(ps)) for k, ps in slower) + ".", ""]
+
+
 def memcpy_64k_gbs(rows):
     """This run's memcpy rate at 64 KiB (GB/s), or None."""
     for name, v in rows.items():
@@ -552,7 +573,9 @@ def evolution_section(codec, active, ctx):
     lines = ["## 3c. Evolution (desert-rust's evolution_stress benchmark)", "",
              "Old bytes into the new type: the V1 value (built as desert-rust builds it) written "
              "with code generated from the V1 document, one value read per op with code generated "
-             "from the current document; bench/README.md says what each row does.", ""]
+             "from the current document; bench/README.md says what each row does. *msgpack-c*, "
+             "*protobuf-c*: the same case in those formats (maps keyed by field name; proto2 V1 and "
+             "V2 messages), their time and their time / ours (above 1 = we are faster).", ""]
     if reference:
         lines.append("Host class %s: desert-rust's own figures (measured outside this project, "
                      "not this run) are shown in their own column: the five small cases "
@@ -563,17 +586,21 @@ def evolution_section(codec, active, ctx):
         lines.append("Host class %s: not the Intel Sapphire Rapids class desert-rust's figures "
                      "were measured on, so they are left out." % (host_class or "unknown"))
     lines.append("")
-    hdr = "| case | ISA | time/value | input bytes |"
+    hdr = "| case | ISA | time/value | input bytes | msgpack-c | protobuf-c |"
     if reference:
         hdr += " desert-rust (reference, not this run) | rust / ours |"
     lines += [hdr, "|" + "---|" * (hdr.count("|") - 1)]
+    slower = []
     for key, impls in rows:
         isa, v = pick_isa(impls, active)
         if not v:
             continue
         case = key[len("evolution_"):]
         b = v["c"].get("bytes_per_op")
-        row = [case, isa, fmt_ns(v["cpu"]), "{:,}".format(int(b)) if b else "-"]
+        cells, faster = peer_cells(impls, v["cpu"])
+        if faster:
+            slower.append((case, faster))
+        row = [case, isa, fmt_ns(v["cpu"]), "{:,}".format(int(b)) if b else "-"] + cells
         if reference:
             lo, hi = EVOLUTION_RUST_NS.get(case, EVOLUTION_RUST_SMALL_NS)
             ref = fmt_ns(lo) if lo == hi else "%s-%s" % (fmt_ns(lo), fmt_ns(hi))
@@ -581,7 +608,7 @@ def evolution_section(codec, active, ctx):
                      "%s-%s" % (fmt_x(lo / v["cpu"]), fmt_x(hi / v["cpu"]))) if v["cpu"] > 0 else "-"
             row += [ref, ratio]
         lines.append("| " + " | ".join(row) + " |")
-    return lines + [""]
+    return lines + [""] + slower_note(slower)
 
 
 # desert-rust's own golem_oplog batch figures (1,024 entries, 10.5 MB; measured outside this
@@ -606,27 +633,32 @@ def golem_section(codec, active, ctx):
              "1,024 GolemOplogEntry values per op, payload blocks pre-serialized with desert-rust's "
              "sizes. Not like-for-like: the PendingUpdate entries carry a same-sized inline stand-in "
              "for OplogPayload::External, which the schema cannot express; bench/README.md says "
-             "what each row does.", ""]
+             "what each row does. *msgpack-c*, *protobuf-c*: the same entries in those formats, "
+             "their time and their time / ours (above 1 = we are faster).", ""]
     if not reference:
         lines += ["Host class %s: not the Intel Sapphire Rapids class desert-rust's figures were "
                   "measured on, so they are left out." % (host_class or "unknown"), ""]
-    hdr = "| row | ISA | time/op | bytes per op |"
+    hdr = "| row | ISA | time/op | bytes per op | msgpack-c | protobuf-c |"
     if reference:
         hdr += " desert-rust (reference, not this run) | rust / ours |"
     lines += [hdr, "|" + "---|" * (hdr.count("|") - 1)]
+    slower = []
     for key, impls in rows:
         isa, v = pick_isa(impls, active)
         if not v:
             continue
         op = key[len("golem_"):]
         b = v["c"].get("bytes_per_op")
-        row = [op, isa, fmt_ns(v["cpu"]), "{:,}".format(int(b)) if b else "-"]
+        cells, faster = peer_cells(impls, v["cpu"])
+        if faster:
+            slower.append((op, faster))
+        row = [op, isa, fmt_ns(v["cpu"]), "{:,}".format(int(b)) if b else "-"] + cells
         if reference:
             ref = GOLEM_RUST_NS.get(op)
             row += [fmt_ns(ref) if ref else "-",
                     fmt_x(ref / v["cpu"]) if ref and v["cpu"] > 0 else "-"]
         lines.append("| " + " | ".join(row) + " |")
-    return lines + [""]
+    return lines + [""] + slower_note(slower)
 
 
 def main(argv):
