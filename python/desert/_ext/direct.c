@@ -16,6 +16,14 @@
 #include <math.h>
 #include <string.h>
 
+/* The per-item helpers of the record and list loops are inlined into them
+ * (a call frame per field costs as much as reading the field). */
+#if defined(__GNUC__) || defined(__clang__)
+#define DZ_INLINE static inline __attribute__((always_inline))
+#else
+#define DZ_INLINE static inline
+#endif
+
 /* ---- decoding ------------------------------------------------------------------------------ */
 
 typedef struct dz_dec {
@@ -25,9 +33,11 @@ typedef struct dz_dec {
   size_t budget; /* value nodes left, charged as the tree codec charges them */
   unsigned depth;
   dz_dec_failure *f;
+  dz_strsite site; /* strings outside any record field */
 } dz_dec;
 
 static PyObject *dec(dz_dec *c, const desert_type *t);
+static PyObject *dec_r(dz_dec *c, const desert_type *t, const dz_names *nm, dz_strsite *site);
 
 /* The reader recorded a failure: its status and offset. */
 static PyObject *rfail(dz_dec *c) {
@@ -111,8 +121,14 @@ static PyObject *new_ascii(const char *p, size_t n) {
   return o;
 }
 
+/* Probes per verdict of a string site, the fewest hits among them that keep
+ * the cache on, and how many strings a site that missed skips it for. */
+#define DZ_SITE_WINDOW 64u
+#define DZ_SITE_MIN_HITS 8u
+#define DZ_SITE_SKIP 4096u
+
 /* A str from UTF-8 the reader validated (ASCII without a second look). */
-static PyObject *str_of(const char *p, size_t n) {
+DZ_INLINE PyObject *str_of(const char *p, size_t n, dz_strsite *site) {
   const unsigned char *u = (const unsigned char *)p;
   if (n <= DZ_STR_CACHE_MAX) {
     /* Two words that hold every byte (overlapping when n < 16). */
@@ -128,18 +144,26 @@ static PyObject *str_of(const char *p, size_t n) {
     } else if (n) {
       a = (uint64_t)u[0] | (uint64_t)u[n / 2] << 8 | (uint64_t)u[n - 1] << 16;
     }
-    if (((a | b) & 0x8080808080808080ull) == 0) {
-      uint64_t h = (a * 0x9E3779B97F4A7C15ull) ^ (b * 0xC2B2AE3D27D4EB4Full) ^ n;
-      size_t i = (size_t)(h >> 40) & (DZ_STR_CACHE - 1);
-      if (str_cache[i].s && str_cache[i].a == a && str_cache[i].b == b && str_cache[i].n == n)
-        return Py_NewRef(str_cache[i].s);
-      PyObject *o = new_ascii(p, n);
-      if (!o) return NULL;
-      str_cache[i].a = a, str_cache[i].b = b, str_cache[i].n = n;
-      Py_XSETREF(str_cache[i].s, Py_NewRef(o));
-      return o;
+    if (((a | b) & 0x8080808080808080ull) != 0) return PyUnicode_DecodeUTF8(p, (Py_ssize_t)n, NULL);
+    if (site->skip) {
+      site->skip--;
+      return new_ascii(p, n);
     }
-    return PyUnicode_DecodeUTF8(p, (Py_ssize_t)n, NULL);
+    uint64_t h = (a * 0x9E3779B97F4A7C15ull) ^ (b * 0xC2B2AE3D27D4EB4Full) ^ n;
+    size_t i = (size_t)(h >> 40) & (DZ_STR_CACHE - 1);
+    if (++site->tries == DZ_SITE_WINDOW) {
+      if (site->hits < DZ_SITE_MIN_HITS) site->skip = DZ_SITE_SKIP;
+      site->tries = site->hits = 0;
+    }
+    if (str_cache[i].s && str_cache[i].a == a && str_cache[i].b == b && str_cache[i].n == n) {
+      site->hits++;
+      return Py_NewRef(str_cache[i].s);
+    }
+    PyObject *o = new_ascii(p, n);
+    if (!o) return NULL;
+    str_cache[i].a = a, str_cache[i].b = b, str_cache[i].n = n;
+    Py_XSETREF(str_cache[i].s, Py_NewRef(o));
+    return o;
   }
   size_t i = 0;
   while (i < n && u[i] < 0x80) i++;
@@ -169,19 +193,69 @@ static int coll_checks(dz_dec *c, const desert_type *t, const desert_seq *seq, s
   return 0;
 }
 
-static PyObject *dec_list(dz_dec *c, const desert_type *t) {
+/* The common scalar kinds without a call: *out is the value (NULL on a
+ * failure, recorded as dec_r records it) and 1 is returned; 0 for any other
+ * kind, left to dec_r. Kept free of local arrays so that it inlines into
+ * the record and list loops without a stack-protected frame. */
+DZ_INLINE int dec_fast(dz_dec *c, const desert_type *t, dz_strsite *site, PyObject **out) {
+  desert_reader *r = c->r;
+  switch (t->kind) {
+  case DESERT_TYPE_BOOL: {
+    bool v;
+    *out = desert_read_bool_inline(r, &v) ? rfail(c) : PyBool_FromLong(v);
+    return 1;
+  }
+  case DESERT_TYPE_I32: {
+    int32_t v;
+    *out = desert_read_i32_inline(r, &v) ? rfail(c) : PyLong_FromLong(v);
+    return 1;
+  }
+  case DESERT_TYPE_I64: {
+    int64_t v;
+    *out = desert_read_i64_inline(r, &v) ? rfail(c) : PyLong_FromLongLong(v);
+    return 1;
+  }
+  case DESERT_TYPE_F64: {
+    double d;
+    if (desert_read_f64_inline(r, &d)) {
+      *out = rfail(c);
+    } else if (!isnan(d)) {
+      *out = PyFloat_FromDouble(d);
+    } else {
+      uint64_t bits;
+      memcpy(&bits, &d, 8);
+      *out = dz_float_to_python(0, bits);
+    }
+    return 1;
+  }
+  case DESERT_TYPE_STRING: {
+    desert_str v;
+    *out = desert_read_string_inline(r, &v) ? rfail(c) : str_of(v.ptr, v.len, site);
+    return 1;
+  }
+  default:
+    return 0;
+  }
+}
+
+static PyObject *dec_list(dz_dec *c, const desert_type *t, dz_strsite *site) {
   desert_reader *r = c->r;
   desert_seq seq;
+  /* The element type resolved and its names entry found once per list. */
+  const desert_type *et = desert_type_resolve(t->u.coll.element);
+  const dz_names *enm = NULL;
+  if (et && et->kind == DESERT_TYPE_RECORD && !(enm = dz_names_of(c->s, et))) return NULL;
   if (desert_read_seq_begin(r, &seq)) return rfail(c);
   /* Never trust a count for an allocation: at most 1024 slots up front. */
   size_t pre = seq.known ? (seq.count < 1024 ? seq.count : 1024) : 0;
   PyObject *list = PyList_New((Py_ssize_t)pre);
   if (!list) return NULL;
   size_t n = 0;
-  const desert_type *et = t->u.coll.element;
   while (desert_read_seq_next_inline(r, &seq)) {
     if (charge(c, 1) < 0) goto fail;
-    PyObject *x = dec(c, et);
+    PyObject *x;
+    if (!et) x = dec(c, t->u.coll.element);
+    else if (!dec_fast(c, et, site, &x)) x = dec_r(c, et, enm, site);
     if (!x) {
       dpath_index(c, n);
       goto fail;
@@ -327,6 +401,9 @@ static PyObject *dec_record(dz_dec *c, const desert_type *t, const dz_names *nm)
           Py_DECREF(x);
           x = w;
         }
+      } else if (nm->ftypes[i]) {
+        if (!dec_fast(c, nm->ftypes[i], &nm->sites[i], &x))
+          x = dec_r(c, nm->ftypes[i], nm->fnames[i], &nm->sites[i]);
       } else {
         x = dec(c, f->type);
       }
@@ -379,20 +456,22 @@ fail:
   }
 
 static PyObject *dec(dz_dec *c, const desert_type *t) {
-  desert_reader *r = c->r;
   t = desert_type_resolve(t);
-  if (!t) return dfail(c, DESERT_E_ARGUMENT, desert_reader_offset(r), "unresolved type");
+  if (!t) return dfail(c, DESERT_E_ARGUMENT, desert_reader_offset(c->r), "unresolved type");
+  return dec_r(c, t, NULL, &c->site);
+}
+
+/* A value of the resolved type t; nm: t's names entry when t is a record
+ * (NULL: looked up); site: where its short strings come from. */
+static PyObject *dec_r(dz_dec *c, const desert_type *t, const dz_names *nm, dz_strsite *site) {
+  desert_reader *r = c->r;
+  PyObject *fx;
+  if (dec_fast(c, t, site, &fx)) return fx;
   switch (t->kind) {
-  case DESERT_TYPE_BOOL:
-    RD(bool, desert_read_bool_inline, PyBool_FromLong)
   case DESERT_TYPE_I8:
     RD(int8_t, desert_read_i8_inline, PyLong_FromLong)
   case DESERT_TYPE_I16:
     RD(int16_t, desert_read_i16_inline, PyLong_FromLong)
-  case DESERT_TYPE_I32:
-    RD(int32_t, desert_read_i32_inline, PyLong_FromLong)
-  case DESERT_TYPE_I64:
-    RD(int64_t, desert_read_i64_inline, PyLong_FromLongLong)
   case DESERT_TYPE_U8:
     RD(uint8_t, desert_read_u8_inline, PyLong_FromLong)
   case DESERT_TYPE_U16:
@@ -405,14 +484,6 @@ static PyObject *dec(dz_dec *c, const desert_type *t) {
     RD(uint32_t, desert_read_var_u32_inline, PyLong_FromUnsignedLong)
   case DESERT_TYPE_VAR_I32:
     RD(int32_t, desert_read_var_i32_inline, PyLong_FromLong)
-  case DESERT_TYPE_F64: {
-    double d;
-    if (desert_read_f64_inline(r, &d)) return rfail(c);
-    if (!isnan(d)) return PyFloat_FromDouble(d);
-    uint64_t bits;
-    memcpy(&bits, &d, 8);
-    return dz_float_to_python(0, bits);
-  }
   case DESERT_TYPE_F32: {
     uint32_t bits;
     if (desert_read_u32_inline(r, &bits)) return rfail(c);
@@ -420,15 +491,10 @@ static PyObject *dec(dz_dec *c, const desert_type *t) {
   }
   case DESERT_TYPE_UNIT:
     Py_RETURN_NONE;
-  case DESERT_TYPE_STRING: {
-    desert_str s;
-    if (desert_read_string_inline(r, &s)) return rfail(c);
-    return str_of(s.ptr, s.len);
-  }
   case DESERT_TYPE_DEDUP_STRING: {
     desert_str s;
     if (desert_read_dedup_string(r, &s)) return rfail(c);
-    return str_of(s.ptr, s.len);
+    return str_of(s.ptr, s.len, site);
   }
   case DESERT_TYPE_BYTES:
     if (t->u.bytes.non_empty || t->u.bytes.has_length) return dec_tree(c, t);
@@ -441,9 +507,8 @@ static PyObject *dec(dz_dec *c, const desert_type *t) {
     break;
   }
   if (t->kind < DESERT_TYPE_LIST) return dec_tree(c, t);
-  const dz_names *nm = NULL;
   if (t->kind == DESERT_TYPE_RECORD) {
-    nm = dz_names_of(c->s, t);
+    if (!nm) nm = dz_names_of(c->s, t);
     if (!nm) return NULL;
     if (!nm->plan) return dec_tree(c, t);
   }
@@ -460,7 +525,7 @@ static PyObject *dec(dz_dec *c, const desert_type *t) {
   switch (t->kind) {
   case DESERT_TYPE_LIST:
   case DESERT_TYPE_SET:
-    x = dec_list(c, t);
+    x = dec_list(c, t, site);
     break;
   case DESERT_TYPE_MAP:
     x = dec_map(c, t);
@@ -505,7 +570,7 @@ PyObject *dz_decode_direct(const dz_schema *s, desert_reader *r, desert_value_ar
                            const desert_type *t, size_t max_values, dz_dec_failure *fail) {
   memset(fail, 0, offsetof(dz_dec_failure, path) + 1);
   fail->message[0] = '\0';
-  dz_dec c = {s, r, arena, max_values, 0, fail};
+  dz_dec c = {s, r, arena, max_values, 0, fail, {0, 0, 0}};
   if (charge(&c, 1) < 0) return NULL;
   PyObject *x = dec(&c, t);
   if (x && desert_reader_status(r)) { /* not expected: every read was checked */

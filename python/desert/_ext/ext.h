@@ -36,6 +36,15 @@ typedef struct dz_globals {
 } dz_globals;
 extern dz_globals dz;
 
+/* Where decoded short ASCII strings come from (a record field, with the
+ * elements of a list in it): whether the cache of recent str objects pays
+ * there. A field of distinct values (names, ids) misses every time; it then
+ * skips the cache for a while instead of paying for the probe and for
+ * evicting strings that do recur. Only speed depends on it. */
+typedef struct dz_strsite {
+  uint32_t tries, hits, skip;
+} dz_strsite;
+
 /* Names of record fields and enum constructors as Python strings, looked up
  * by type node (an open-addressing table built when the schema is loaded). */
 typedef struct dz_names {
@@ -51,6 +60,13 @@ typedef struct dz_names {
   desert_evolution_step *steps;
   desert_record_plan *plan;
   const desert_value **added;
+  /* RECORD: per field, its type resolved once (NULL: does not resolve),
+   * the names entry of a field whose type is a record (else NULL), and its
+   * string site; filled once every entry exists. Decoding then does no
+   * per-field type resolution or table lookup. */
+  const desert_type **ftypes;
+  const struct dz_names **fnames;
+  dz_strsite *sites;
 } dz_names;
 
 typedef struct dz_schema {

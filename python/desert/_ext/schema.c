@@ -93,6 +93,21 @@ static int build_names(dz_schema *s) {
     }
     if (t->kind == DESERT_TYPE_RECORD && build_plan(&s->names[slot], t) < 0) return -1;
   }
+  /* Each field's resolved type and, for a record type, its entry. */
+  for (size_t i = 0; i < cap; i++) {
+    dz_names *e = &s->names[i];
+    if (!e->type || e->type->kind != DESERT_TYPE_RECORD) continue;
+    size_t nf = e->type->u.record.field_count;
+    e->ftypes = PyMem_Calloc(nf ? nf : 1, sizeof *e->ftypes);
+    e->fnames = PyMem_Calloc(nf ? nf : 1, sizeof *e->fnames);
+    e->sites = PyMem_Calloc(nf ? nf : 1, sizeof *e->sites);
+    if (!e->ftypes || !e->fnames || !e->sites) return PyErr_NoMemory(), -1;
+    for (size_t k = 0; k < nf; k++) {
+      const desert_type *ft = desert_type_resolve(e->type->u.record.fields[k].type);
+      e->ftypes[k] = ft;
+      if (ft && ft->kind == DESERT_TYPE_RECORD && !(e->fnames[k] = dz_names_of(s, ft))) return -1;
+    }
+  }
   return 0;
 }
 
@@ -212,6 +227,9 @@ static void schema_dealloc(PyObject *self_obj) {
     PyMem_Free(s->names[i].fdesc);
     PyMem_Free(s->names[i].steps);
     PyMem_Free(s->names[i].added);
+    PyMem_Free(s->names[i].ftypes);
+    PyMem_Free((void *)s->names[i].fnames);
+    PyMem_Free(s->names[i].sites);
   }
   PyMem_Free(s->names);
   desert_reader_free(s->reader);
