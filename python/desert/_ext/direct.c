@@ -34,6 +34,10 @@ typedef struct dz_dec {
   unsigned depth;
   dz_dec_failure *f;
   dz_strsite site; /* strings outside any record field */
+  /* The whole input when it is at least DZ_NOGIL_BYTES long (else NULL):
+   * where the lengths of large items are peeked at. */
+  const uint8_t *in;
+  size_t in_len;
 } dz_dec;
 
 static PyObject *dec(dz_dec *c, const desert_type *t);
@@ -76,15 +80,24 @@ static PyObject *dpath_index(dz_dec *c, size_t i) {
   return NULL;
 }
 
-/* A subtree through the tree codec. */
-static PyObject *dec_tree(dz_dec *c, const desert_type *t) {
+/* A subtree through the tree codec; nogil: decode it without the GIL (a
+ * large compressed block: the codec touches only the reader and arena of
+ * this call). */
+static PyObject *dec_tree_as(dz_dec *c, const desert_type *t, int nogil) {
   desert_codec_limits lim;
   memset(&lim, 0, sizeof lim);
   lim.max_depth = c->depth < DZ_MAX_DEPTH ? DZ_MAX_DEPTH - c->depth : 1;
   lim.max_values = c->budget ? c->budget : 1;
   desert_type_error terr;
   desert_value *v = NULL;
-  desert_status rc = desert_type_decode(c->r, t, c->arena, &lim, &v, &terr);
+  desert_status rc;
+  if (nogil) {
+    DZ_BEGIN_NOGIL
+    rc = desert_type_decode(c->r, t, c->arena, &lim, &v, &terr);
+    DZ_END_NOGIL
+  } else {
+    rc = desert_type_decode(c->r, t, c->arena, &lim, &v, &terr);
+  }
   if (rc) {
     char p[260];
     desert_type_error_json_path(&terr, p, sizeof p);
@@ -99,8 +112,12 @@ static PyObject *dec_tree(dz_dec *c, const desert_type *t) {
     return NULL;
   }
   if (charge(c, 1) < 0) return NULL;
+  if (t->kind == DESERT_TYPE_COMPRESSED && v->kind == DESERT_VALUE_BYTES)
+    return dz_bytes_copy(v->as.str.ptr, v->as.str.len);
   return dz_to_python_at(c->s, t, v, c->depth);
 }
+
+static PyObject *dec_tree(dz_dec *c, const desert_type *t) { return dec_tree_as(c, t, 0); }
 
 /* Short ASCII strings recur (tags, enum-like names, keys of maps): the
  * last str made for each of a thousand hash slots is handed out again
@@ -193,6 +210,126 @@ static int coll_checks(dz_dec *c, const desert_type *t, const desert_seq *seq, s
   return 0;
 }
 
+/* The var_u32 at offset at of the input (*next: the offset after it), or 0
+ * when the input is not at hand or the varint is cut short or too long.
+ * Only a hint for releasing the GIL: the reader decides what the bytes
+ * mean and reports any error. */
+static uint64_t peek_var(const dz_dec *c, size_t at, size_t *next) {
+  uint64_t v = 0;
+  for (unsigned k = 0; c->in && k < 5 && at + k < c->in_len; k++) {
+    uint8_t b = c->in[at + k];
+    v |= (uint64_t)(b & 0x7fu) << (7 * k);
+    if (!(b & 0x80u)) {
+      *next = at + k + 1;
+      return v;
+    }
+  }
+  return 0;
+}
+
+/* Whether the string (zig-zag length) or compressed block (two var_u32
+ * lengths, docs/format.md §16) at the reader's position announces at least
+ * DZ_NOGIL_BYTES. */
+static int big_string_next(const dz_dec *c) {
+  size_t next;
+  return (peek_var(c, desert_reader_offset(c->r), &next) >> 1) >= DZ_NOGIL_BYTES;
+}
+static int big_block_next(const dz_dec *c) {
+  size_t next = 0;
+  uint64_t plain = peek_var(c, desert_reader_offset(c->r), &next);
+  uint64_t packed = next ? peek_var(c, next, &next) : 0;
+  return plain >= DZ_NOGIL_BYTES || packed >= DZ_NOGIL_BYTES;
+}
+
+PyObject *dz_bytes_copy(const void *p, size_t n) {
+  if (n < DZ_NOGIL_BYTES) return PyBytes_FromStringAndSize((const char *)p, (Py_ssize_t)n);
+  PyObject *o = PyBytes_FromStringAndSize(NULL, (Py_ssize_t)n);
+  if (!o) return NULL;
+  char *dst = PyBytes_AS_STRING(o); /* not shared before it is returned */
+  DZ_BEGIN_NOGIL
+  memcpy(dst, p, n);
+  DZ_END_NOGIL
+  return o;
+}
+
+/* Code points and the largest lead byte of UTF-8 the reader validated. */
+static void utf8_measure(const uint8_t *p, size_t n, size_t *chars, unsigned *maxlead) {
+  size_t k = 0;
+  unsigned m = 0;
+  for (size_t i = 0; i < n; i++) {
+    k += (p[i] & 0xC0u) != 0x80u;
+    if (p[i] > m) m = p[i];
+  }
+  *chars = k;
+  *maxlead = m;
+}
+
+/* Validated UTF-8 into a str's buffer of the given kind. */
+static void utf8_fill(const uint8_t *p, size_t n, int kind, void *data) {
+  size_t j = 0;
+  for (size_t i = 0; i < n; j++) {
+    uint32_t cp = p[i];
+    if (cp < 0x80u) {
+      i += 1;
+    } else if (cp < 0xE0u) {
+      cp = (cp & 0x1Fu) << 6 | (p[i + 1] & 0x3Fu);
+      i += 2;
+    } else if (cp < 0xF0u) {
+      cp = (cp & 0x0Fu) << 12 | (uint32_t)(p[i + 1] & 0x3Fu) << 6 | (p[i + 2] & 0x3Fu);
+      i += 3;
+    } else {
+      cp = (cp & 0x07u) << 18 | (uint32_t)(p[i + 1] & 0x3Fu) << 12 |
+           (uint32_t)(p[i + 2] & 0x3Fu) << 6 | (p[i + 3] & 0x3Fu);
+      i += 4;
+    }
+    if (kind == PyUnicode_1BYTE_KIND) ((Py_UCS1 *)data)[j] = (Py_UCS1)cp;
+    else if (kind == PyUnicode_2BYTE_KIND) ((Py_UCS2 *)data)[j] = (Py_UCS2)cp;
+    else ((Py_UCS4 *)data)[j] = cp;
+  }
+}
+
+/* A str of validated UTF-8 of at least DZ_NOGIL_BYTES: measured without
+ * the GIL, made with it, filled without it (the str is not shared before
+ * it is returned). The lead bytes give the exact kind CPython requires:
+ * below 0x80 ASCII, C2/C3 Latin-1, up to EF two bytes, F0 and above four. */
+static PyObject *big_str_measured(const char *p, size_t n, size_t chars, unsigned lead) {
+  Py_UCS4 maxc = lead < 0x80u ? 0x7F : lead < 0xC4u ? 0xFF : lead < 0xF0u ? 0xFFFF : 0x10FFFF;
+  PyObject *o = PyUnicode_New((Py_ssize_t)chars, maxc);
+  if (!o) return NULL;
+  int kind = PyUnicode_KIND(o);
+  void *data = PyUnicode_DATA(o);
+  DZ_BEGIN_NOGIL
+  if (lead < 0x80u) memcpy(data, p, n);
+  else utf8_fill((const uint8_t *)p, n, kind, data);
+  DZ_END_NOGIL
+  return o;
+}
+
+static PyObject *big_str(const char *p, size_t n) {
+  size_t chars = 0;
+  unsigned lead = 0;
+  DZ_BEGIN_NOGIL
+  utf8_measure((const uint8_t *)p, n, &chars, &lead);
+  DZ_END_NOGIL
+  return big_str_measured(p, n, chars, lead);
+}
+
+/* The string at the reader's position, announced with at least
+ * DZ_NOGIL_BYTES: read (the reader validates the UTF-8) and measured
+ * without the GIL. */
+static PyObject *dec_big_string(dz_dec *c) {
+  desert_str v;
+  desert_status st;
+  size_t chars = 0;
+  unsigned lead = 0;
+  DZ_BEGIN_NOGIL
+  st = desert_read_string(c->r, &v);
+  if (!st) utf8_measure((const uint8_t *)v.ptr, v.len, &chars, &lead);
+  DZ_END_NOGIL
+  if (st) return rfail(c);
+  return big_str_measured(v.ptr, v.len, chars, lead);
+}
+
 /* The common scalar kinds without a call: *out is the value (NULL on a
  * failure, recorded as dec_r records it) and 1 is returned; 0 for any other
  * kind, left to dec_r. Kept free of local arrays so that it inlines into
@@ -230,7 +367,10 @@ DZ_INLINE int dec_fast(dz_dec *c, const desert_type *t, dz_strsite *site, PyObje
   }
   case DESERT_TYPE_STRING: {
     desert_str v;
-    *out = desert_read_string_inline(r, &v) ? rfail(c) : str_of(v.ptr, v.len, site);
+    if (site->big && c->in && big_string_next(c)) *out = dec_big_string(c);
+    else if (desert_read_string_inline(r, &v)) *out = rfail(c);
+    else if (v.len >= DZ_NOGIL_BYTES) *out = (site->big = 1, big_str(v.ptr, v.len));
+    else *out = str_of(v.ptr, v.len, site);
     return 1;
   }
   default:
@@ -501,8 +641,10 @@ static PyObject *dec_r(dz_dec *c, const desert_type *t, const dz_names *nm, dz_s
     {
       desert_bytes b;
       if (desert_read_bytes(r, &b)) return rfail(c);
-      return PyBytes_FromStringAndSize((const char *)b.ptr, (Py_ssize_t)b.len);
+      return dz_bytes_copy(b.ptr, b.len);
     }
+  case DESERT_TYPE_COMPRESSED:
+    return dec_tree_as(c, t, c->in && big_block_next(c));
   default:
     break;
   }
@@ -568,9 +710,16 @@ static PyObject *dec_r(dz_dec *c, const desert_type *t, const dz_names *nm, dz_s
 
 PyObject *dz_decode_direct(const dz_schema *s, desert_reader *r, desert_value_arena *arena,
                            const desert_type *t, size_t max_values, dz_dec_failure *fail) {
+  return dz_decode_direct_in(s, r, arena, t, max_values, fail, NULL, 0);
+}
+
+PyObject *dz_decode_direct_in(const dz_schema *s, desert_reader *r, desert_value_arena *arena,
+                              const desert_type *t, size_t max_values, dz_dec_failure *fail,
+                              const void *in, size_t in_len) {
   memset(fail, 0, offsetof(dz_dec_failure, path) + 1);
   fail->message[0] = '\0';
-  dz_dec c = {s, r, arena, max_values, 0, fail, {0, 0, 0}};
+  dz_dec c = {s, r, arena, max_values, 0, fail, {0, 0, 0, 0}, NULL, 0};
+  if (in && in_len >= DZ_NOGIL_BYTES) c.in = in, c.in_len = in_len;
   if (charge(&c, 1) < 0) return NULL;
   PyObject *x = dec(&c, t);
   if (x && desert_reader_status(r)) { /* not expected: every read was checked */
@@ -602,7 +751,18 @@ static int enc_tree(dz_from_ctx *c, desert_writer *w, const desert_type *t, PyOb
   memset(&lim, 0, sizeof lim);
   lim.max_depth = depth < DZ_MAX_DEPTH ? DZ_MAX_DEPTH - depth : 1;
   desert_type_error terr;
-  desert_status rc = desert_type_encode(w, t, &v, &lim, &terr);
+  desert_status rc;
+  /* A large compressed block is deflated without the GIL: its tree is one
+   * byte block pointing into o (immutable bytes, referenced by the caller)
+   * or into this call's arena. */
+  if (t->kind == DESERT_TYPE_COMPRESSED && v.kind == DESERT_VALUE_BYTES &&
+      v.as.str.len >= DZ_NOGIL_BYTES) {
+    DZ_BEGIN_NOGIL
+    rc = desert_type_encode(w, t, &v, &lim, &terr);
+    DZ_END_NOGIL
+  } else {
+    rc = desert_type_encode(w, t, &v, &lim, &terr);
+  }
   if (!rc) return 0;
   char p[260];
   desert_type_error_json_path(&terr, p, sizeof p);
@@ -840,15 +1000,32 @@ static int enc_inner(dz_from_ctx *c, desert_writer *w, const desert_type *t, PyO
       PyErr_Clear();
       break;
     }
-    desert_status st = t->kind == DESERT_TYPE_STRING
-                           ? desert_write_string_inline(w, p, (size_t)n)
-                           : desert_write_dedup_string(w, p, (size_t)n);
+    desert_status st;
+    if (t->kind == DESERT_TYPE_STRING && (size_t)n >= DZ_NOGIL_BYTES) {
+      /* p is o's own UTF-8 (immutable; the caller holds o) */
+      DZ_BEGIN_NOGIL
+      st = desert_write_string(w, p, (size_t)n);
+      DZ_END_NOGIL
+    } else {
+      st = t->kind == DESERT_TYPE_STRING ? desert_write_string_inline(w, p, (size_t)n)
+                                         : desert_write_dedup_string(w, p, (size_t)n);
+    }
     return st ? wfail(c, w) : 0;
   }
-  case DESERT_TYPE_BYTES:
+  case DESERT_TYPE_BYTES: {
     if (!PyBytes_CheckExact(o) || t->u.bytes.non_empty || t->u.bytes.has_length) break;
-    return desert_write_bytes(w, PyBytes_AS_STRING(o), (size_t)PyBytes_GET_SIZE(o)) ? wfail(c, w)
-                                                                                      : 0;
+    const char *p = PyBytes_AS_STRING(o);
+    size_t n = (size_t)PyBytes_GET_SIZE(o);
+    desert_status st;
+    if (n >= DZ_NOGIL_BYTES) { /* bytes are immutable; the caller holds o */
+      DZ_BEGIN_NOGIL
+      st = desert_write_bytes(w, p, n);
+      DZ_END_NOGIL
+    } else {
+      st = desert_write_bytes(w, p, n);
+    }
+    return st ? wfail(c, w) : 0;
+  }
   case DESERT_TYPE_LIST:
   case DESERT_TYPE_SET:
     if ((!PyList_CheckExact(o) && !PyTuple_CheckExact(o)) || t->u.coll.non_empty ||

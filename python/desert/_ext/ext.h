@@ -13,10 +13,22 @@
 #include <desert.h>
 #include <desert/json.h>
 
-/* Inputs at least this long are decoded again by the tree codec without the
- * GIL when the direct path fails (smaller ones cost less than the
- * release/acquire pair). */
+/* Pure C work on at least this many bytes runs without the GIL: UTF-8
+ * validation and the copy of a string, the copy of a byte block, inflating
+ * or deflating a compressed block, the copy of an encoded message, the
+ * tree codec's second pass over a failed input. Below it the work takes
+ * about as long as handing the GIL over and back, and a thread that gives
+ * it up has to wait for it again (up to the switch interval when another
+ * thread runs Python meanwhile): releasing per small item would slow every
+ * thread. 64 KiB takes several microseconds to validate, copy or inflate. */
 #define DZ_NOGIL_BYTES ((size_t)64 << 10)
+/* Times the extension released the GIL (module.c; read with the GIL held
+ * by desert._desert._gil_release_count(), for the tests). */
+extern size_t dz_nogil_count;
+#define DZ_BEGIN_NOGIL \
+  dz_nogil_count++;    \
+  Py_BEGIN_ALLOW_THREADS
+#define DZ_END_NOGIL Py_END_ALLOW_THREADS
 /* Nesting bound of the Python <-> tree converters (the codec has its own). */
 #define DZ_MAX_DEPTH 200u
 /* Default node budget of one decode (Schema(max_values=...)): a list that
@@ -43,6 +55,10 @@ extern dz_globals dz;
  * evicting strings that do recur. Only speed depends on it. */
 typedef struct dz_strsite {
   uint32_t tries, hits, skip;
+  /* A string of DZ_NOGIL_BYTES or more came from here: its later strings'
+   * lengths are peeked at, so that large ones are validated without the
+   * GIL (a peek costs a call, too much for every short string). */
+  uint32_t big;
 } dz_strsite;
 
 /* Names of record fields and enum constructors as Python strings, looked up
@@ -179,6 +195,15 @@ typedef struct dz_dec_failure {
  * read through the tree codec (reset by the caller). */
 PyObject *dz_decode_direct(const dz_schema *s, desert_reader *r, desert_value_arena *arena,
                            const desert_type *t, size_t max_values, dz_dec_failure *fail);
+/* The same for a reader begun on the whole input `in` of in_len bytes
+ * (held for the call): the decoder may peek at the lengths there to choose
+ * to release the GIL around the work on large items. */
+PyObject *dz_decode_direct_in(const dz_schema *s, desert_reader *r, desert_value_arena *arena,
+                              const desert_type *t, size_t max_values, dz_dec_failure *fail,
+                              const void *in, size_t in_len);
+/* bytes of n bytes at p, copied without the GIL when large (p must stay
+ * valid and unchanged meanwhile: the input, an arena, a writer). */
+PyObject *dz_bytes_copy(const void *p, size_t n);
 
 /* ---- streaming (stream.c) ---- */
 /* max_window: None/NULL = DESERT_STREAM_DEFAULT_MAX_WINDOW, else an int >= 1

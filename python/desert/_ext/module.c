@@ -46,8 +46,18 @@ static PyObject *version(PyObject *self, PyObject *unused) {
   return PyUnicode_FromString(desert_version_string());
 }
 
+size_t dz_nogil_count;
+
+static PyObject *gil_release_count(PyObject *self, PyObject *unused) {
+  (void)self;
+  (void)unused;
+  return PyLong_FromSize_t(dz_nogil_count);
+}
+
 static PyMethodDef methods[] = {
     {"library_version", version, METH_NOARGS, "Version string of the libdesert in use."},
+    {"_gil_release_count", gil_release_count, METH_NOARGS,
+     "How many times the extension released the GIL (for the tests; not API)."},
     {NULL, NULL, 0, NULL}};
 
 static struct PyModuleDef moddef = {PyModuleDef_HEAD_INIT, "desert._desert",

@@ -279,7 +279,8 @@ static PyObject *schema_decode(PyObject *self_obj, PyObject *args, PyObject *kw)
   dz_dec_failure df;
   desert_status rc = desert_reader_begin_inline(st.reader, view.buf, (size_t)view.len);
   if (!rc) {
-    result = dz_decode_direct(s, st.reader, st.arena, root, s->max_values, &df);
+    result = dz_decode_direct_in(s, st.reader, st.arena, root, s->max_values, &df, view.buf,
+                                 (size_t)view.len);
     if (!result && PyErr_Occurred()) goto done;
     if (result) {
       size_t used = desert_reader_offset(st.reader);
@@ -293,10 +294,10 @@ static PyObject *schema_decode(PyObject *self_obj, PyObject *args, PyObject *kw)
   desert_type_error terr;
   desert_value *v = NULL;
   if ((size_t)view.len >= DZ_NOGIL_BYTES) {
-    Py_BEGIN_ALLOW_THREADS
+    DZ_BEGIN_NOGIL
     rc = desert_reader_begin(st.reader, view.buf, (size_t)view.len);
     if (!rc) rc = desert_type_decode(st.reader, root, st.arena, &lim, &v, &terr);
-    Py_END_ALLOW_THREADS
+    DZ_END_NOGIL
   } else {
     rc = desert_reader_begin(st.reader, view.buf, (size_t)view.len);
     if (!rc) rc = desert_type_decode(st.reader, root, st.arena, &lim, &v, &terr);
@@ -350,7 +351,7 @@ static PyObject *schema_encode(PyObject *self_obj, PyObject *value) {
   }
   size_t len;
   const uint8_t *data = desert_writer_data(st.writer, &len);
-  result = PyBytes_FromStringAndSize((const char *)data, (Py_ssize_t)len);
+  result = dz_bytes_copy(data, len);
 done:
   Py_XDECREF(ctx.keep);
   dz_state_release(s, &st);
