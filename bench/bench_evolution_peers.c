@@ -131,7 +131,9 @@ static void ep_teardown(void *p) {
 /* ================================ msgpack-c ================================ */
 #ifdef DESERT_BENCH_HAVE_MSGPACK
 
-static void mp_key(msgpack_packer *pk, const char *k) { msgpack_pack_str_with_body(pk, k, strlen(k)); }
+static void mp_key(msgpack_packer *pk, const char *k) {
+  msgpack_pack_str_with_body(pk, k, strlen(k));
+}
 
 static void mp_kv_str(msgpack_packer *pk, const char *k, const char *v) {
   mp_key(pk, k);
@@ -239,7 +241,8 @@ static int mo_added(oplog_arena *a, const msgpack_object *o, bench_evo_AddedChun
       bench_evo_AddedChunkV2_metadata_entry *m = n ? oplog_arena_alloc(a, n * sizeof *m) : NULL;
       bad = x->type != MSGPACK_OBJECT_MAP || (n && !m);
       for (size_t j = 0; !bad && j < n; j++)
-        bad = mo_str(&x->via.map.ptr[j].key, &m[j].key) || mo_str(&x->via.map.ptr[j].val, &m[j].value);
+        bad = mo_str(&x->via.map.ptr[j].key, &m[j].key) ||
+              mo_str(&x->via.map.ptr[j].val, &m[j].value);
       v->metadata.items = m;
       v->metadata.count = n;
     } else if (MO_IS(k, "tags")) {
@@ -453,7 +456,7 @@ static int pb_write_v1(ep_state *s) {
     s->v2 = &evopb__nested_enum_v2__descriptor;
     break;
   default:
-    finished.result = (char *)(uintptr_t)"ok";
+    finished.result = (char *)(uintptr_t) "ok";
     nested.v_case = EVOPB__NESTED_ENUM_V1__V_FINISHED;
     nested.finished = &finished;
     m = &nested.base;
@@ -522,9 +525,9 @@ static int pb_convert(ep_state *s, ep_value *out) {
     o->id = v->id;
     o->name = pb_s(v->name);
     o->metadata.count = v->n_metadata;
-    o->metadata.items = v->n_metadata ? oplog_arena_alloc(&s->mem, v->n_metadata *
-                                                                       sizeof *o->metadata.items)
-                                      : NULL;
+    o->metadata.items = v->n_metadata
+                            ? oplog_arena_alloc(&s->mem, v->n_metadata * sizeof *o->metadata.items)
+                            : NULL;
     if (v->n_metadata && !o->metadata.items) return -1;
     for (size_t i = 0; i < v->n_metadata; i++) {
       o->metadata.items[i].key = pb_s(v->metadata[i]->key);
@@ -545,8 +548,7 @@ static int pb_convert(ep_state *s, ep_value *out) {
     const Evopb__RemovedPayloadV2 *v = (const Evopb__RemovedPayloadV2 *)s->got;
     out->removed.id = v->id;
     out->removed.label = pb_s(v->label);
-    return pb_strs(&s->mem, v->tags, v->n_tags, &out->removed.tags.items,
-                   &out->removed.tags.count);
+    return pb_strs(&s->mem, v->tags, v->n_tags, &out->removed.tags.items, &out->removed.tags.count);
   }
   case EP_TRANSIENT: {
     const Evopb__TransientV2 *v = (const Evopb__TransientV2 *)s->got;
@@ -600,14 +602,16 @@ static void *ep_setup(int which, int impl, codec_info *info) {
   msgpack_unpacked_init(&s->up);
 #endif
   /* Sizes and seeds of the Rust benchmark's large_bytes fields. */
-  s->big_len = which == EP_REMOVED            ? 256u * 1024u
-               : which == EP_TRANSIENT        ? 128u * 1024u
+  s->big_len = which == EP_REMOVED          ? 256u * 1024u
+               : which == EP_TRANSIENT      ? 128u * 1024u
                : which == EP_NESTED_RUNNING ? 64u * 1024u
-                                              : 0;
+                                            : 0;
   if (s->big_len) {
     if (!(s->big = malloc(s->big_len))) goto fail;
     golem_fill_bytes(s->big, s->big_len,
-                     which == EP_REMOVED ? 0xA5 : which == EP_TRANSIENT ? 0x5A : 0x11);
+                     which == EP_REMOVED     ? 0xA5
+                     : which == EP_TRANSIENT ? 0x5A
+                                             : 0x11);
   }
   if (which == EP_REMOVED) {
     if (!(s->tags = calloc(EP_TAGS, sizeof *s->tags))) goto fail;
@@ -702,21 +706,31 @@ static desert_status ep_desert_value(const ep_state *s, desert_reader *r, uint8_
   memset(v, 0, sizeof *v);
   desert_reader_begin(r, *bytes, len);
   switch (s->which) {
-  case EP_ADDED: return bench_evo_decode_AddedChunkV2(r, &v->added);
-  case EP_OPTIONAL: return bench_evo_decode_OptionalV2(r, &v->optional);
-  case EP_REMOVED: return bench_evo_removed_decode_RemovedPayloadV2(r, &v->removed);
-  case EP_TRANSIENT: return bench_evo_transient_decode_TransientV2(r, &v->transient);
-  default: return bench_evo_decode_NestedEnumV2(r, &v->nested);
+  case EP_ADDED:
+    return bench_evo_decode_AddedChunkV2(r, &v->added);
+  case EP_OPTIONAL:
+    return bench_evo_decode_OptionalV2(r, &v->optional);
+  case EP_REMOVED:
+    return bench_evo_removed_decode_RemovedPayloadV2(r, &v->removed);
+  case EP_TRANSIENT:
+    return bench_evo_transient_decode_TransientV2(r, &v->transient);
+  default:
+    return bench_evo_decode_NestedEnumV2(r, &v->nested);
   }
 }
 
 static desert_status ep_json(int which, const ep_value *v, desert_json_buf *b) {
   switch (which) {
-  case EP_ADDED: return bench_evo_AddedChunkV2_to_json(&v->added, b);
-  case EP_OPTIONAL: return bench_evo_OptionalV2_to_json(&v->optional, b);
-  case EP_REMOVED: return bench_evo_removed_RemovedPayloadV2_to_json(&v->removed, b);
-  case EP_TRANSIENT: return bench_evo_transient_TransientV2_to_json(&v->transient, b);
-  default: return bench_evo_NestedEnumV2_to_json(&v->nested, b);
+  case EP_ADDED:
+    return bench_evo_AddedChunkV2_to_json(&v->added, b);
+  case EP_OPTIONAL:
+    return bench_evo_OptionalV2_to_json(&v->optional, b);
+  case EP_REMOVED:
+    return bench_evo_removed_RemovedPayloadV2_to_json(&v->removed, b);
+  case EP_TRANSIENT:
+    return bench_evo_transient_TransientV2_to_json(&v->transient, b);
+  default:
+    return bench_evo_NestedEnumV2_to_json(&v->nested, b);
   }
 }
 
@@ -729,26 +743,26 @@ static int ep_verify(void *p, char *msg, size_t cap) {
     size_t off = 0;
     msgpack_unpacked up;
     msgpack_unpacked_init(&up);
-    int whole = msgpack_unpack_next(&up, (const char *)s->in, s->len, &off) ==
-                    MSGPACK_UNPACK_SUCCESS &&
-                off == s->len;
+    int whole =
+        msgpack_unpack_next(&up, (const char *)s->in, s->len, &off) == MSGPACK_UNPACK_SUCCESS &&
+        off == s->len;
     msgpack_unpacked_destroy(&up);
     if (!whole) return codec_fail(msg, cap, "msgpack: the V1 message is not one whole object");
     got = s->out;
 #endif
   } else {
 #ifdef DESERT_BENCH_HAVE_PROTOBUF_C
-    size_t want_unknown = s->which == EP_REMOVED || s->which == EP_TRANSIENT ||
-                                  s->which == EP_NESTED_RUNNING
-                              ? 1u
-                              : 0u;
+    size_t want_unknown =
+        s->which == EP_REMOVED || s->which == EP_TRANSIENT || s->which == EP_NESTED_RUNNING ? 1u
+                                                                                            : 0u;
     const ProtobufCMessage *inner = s->got;
     const Evopb__NestedEnumV2 *n = (const Evopb__NestedEnumV2 *)s->got;
     if (s->which == EP_NESTED_RUNNING && n->running) inner = &n->running->base;
     if (inner->n_unknown_fields != want_unknown)
       return codec_fail(msg, cap, "protobuf-c kept %u unknown fields, expected %zu",
                         inner->n_unknown_fields, want_unknown);
-    if (pb_convert(s, &got)) return codec_fail(msg, cap, "protobuf-c: the V2 value does not convert");
+    if (pb_convert(s, &got))
+      return codec_fail(msg, cap, "protobuf-c: the V2 value does not convert");
 #endif
   }
   desert_reader *r = NULL;
@@ -769,9 +783,9 @@ static int ep_verify(void *p, char *msg, size_t cap) {
     goto out;
   }
   if (a.len != b.len || memcmp(a.data, b.data, a.len) != 0)
-    fail = codec_fail(msg, cap, "peer value %.*s differs from desert's %.*s",
-                      (int)(b.len < 80 ? b.len : 80), b.data, (int)(a.len < 80 ? a.len : 80),
-                      a.data);
+    fail =
+        codec_fail(msg, cap, "peer value %.*s differs from desert's %.*s",
+                   (int)(b.len < 80 ? b.len : 80), b.data, (int)(a.len < 80 ? a.len : 80), a.data);
 out:
   desert_json_buf_free(&a);
   desert_json_buf_free(&b);
@@ -782,15 +796,17 @@ out:
 
 /* ---- table ---- */
 
-#define EP_SETUP(name, which, impl)                                               \
+#define EP_SETUP(name, which, impl)                                              \
   static void *ep_setup_##name(desert_isa isa, size_t param, codec_info *info) { \
     (void)isa;                                                                   \
     (void)param;                                                                 \
     return ep_setup(which, impl, info);                                          \
   }
-#define EP_ROW(key, name, impl_name, desc)                                                   \
-  {key, impl_name, desc, -1, 0, 0, 0, ep_setup_##name, ep_verify, ep_run, ep_teardown, \
-   ep_run_batch}
+#define EP_ROW(key, name, impl_name, desc)                                              \
+  {                                                                                     \
+    key, impl_name, desc, -1, 0, 0, 0, ep_setup_##name, ep_verify, ep_run, ep_teardown, \
+        ep_run_batch                                                                    \
+  }
 
 #ifdef DESERT_BENCH_HAVE_MSGPACK
 EP_SETUP(mp_added, EP_ADDED, EP_MSGPACK)

@@ -42,19 +42,19 @@ typedef struct gb_state {
   int mode;
   golem_entry *entries;
   golem_aux *aux;
-  oplog_arena built;          /* the native messages made from the entries */
+  oplog_arena built; /* the native messages made from the entries */
   Golempb__GolemOplogBatch batch;
   Golempb__GolemOplogEntry **pb; /* = batch.entries */
-  uint8_t **msg;              /* entry messages (entries rows) */
+  uint8_t **msg;                 /* entry messages (entries rows) */
   size_t *len;
   size_t entries_total;
-  uint8_t *list;              /* the batch message (batch rows) */
+  uint8_t *list; /* the batch message (batch rows) */
   size_t list_len;
   Golempb__GolemOplogBatch *got_batch; /* unpacked, kept until the next op */
   Golempb__GolemOplogEntry **got;
-  oplog_arena mem;            /* verification: decoded arrays */
+  oplog_arena mem; /* verification: decoded arrays */
   golem_entry *dec;
-  desert_writer *w;           /* verification: desert encodings */
+  desert_writer *w; /* verification: desert encodings */
 } gb_state;
 
 static void gb_free_out(gb_state *s) {
@@ -115,11 +115,11 @@ static ProtobufCBinaryData pb_payload(const bench_golem_OplogPayload *p) {
   return pb_bin(p->left.ptr, p->left.len);
 }
 
-#define PB_DEF_NEW(T, fn)                                  \
-  static Golempb__##T *pb_new_##T(oplog_arena *a) {        \
-    Golempb__##T *m = oplog_arena_alloc(a, sizeof *m);     \
-    if (m) golempb__##fn##__init(m);                       \
-    return m;                                              \
+#define PB_DEF_NEW(T, fn)                              \
+  static Golempb__##T *pb_new_##T(oplog_arena *a) {    \
+    Golempb__##T *m = oplog_arena_alloc(a, sizeof *m); \
+    if (m) golempb__##fn##__init(m);                   \
+    return m;                                          \
   }
 PB_DEF_NEW(AgentId, agent_id)
 PB_DEF_NEW(PromiseId, promise_id)
@@ -155,8 +155,12 @@ static Golempb__AttributeValue *pb_attr(oplog_arena *a, const bench_golem_Attrib
   switch (v->tag) {
   case bench_golem_AttributeValue_tag_String:
     return (m->string = pb_str(a, v->String.field0)) ? m : NULL;
-  case bench_golem_AttributeValue_tag_U64: m->u64 = v->U64.field0; return m;
-  case bench_golem_AttributeValue_tag_Bool: m->bool_ = v->Bool.field0; return m;
+  case bench_golem_AttributeValue_tag_U64:
+    m->u64 = v->U64.field0;
+    return m;
+  case bench_golem_AttributeValue_tag_Bool:
+    m->bool_ = v->Bool.field0;
+    return m;
   case bench_golem_AttributeValue_tag_Json:
     m->json = pb_bin(v->Json.field0.ptr, v->Json.field0.len);
     return m;
@@ -221,7 +225,9 @@ static Golempb__DurableFunctionType *pb_fn_type(oplog_arena *a,
     m->write_remote_batched = x;
     return m;
   }
-  default: m->read_local = &gb_unit; return m;
+  default:
+    m->read_local = &gb_unit;
+    return m;
   }
 }
 
@@ -244,7 +250,9 @@ static Golempb__AgentError *pb_error(oplog_arena *a, const bench_golem_AgentErro
     m->read_only_violation = x;
     return m;
   }
-  default: m->interrupted = &gb_unit; return m;
+  default:
+    m->interrupted = &gb_unit;
+    return m;
   }
 }
 
@@ -385,11 +393,20 @@ static int gb_attr(const Golempb__AttributeValue *m, bench_golem_AttributeValue 
   if (!m || m->v_case == GOLEMPB__ATTRIBUTE_VALUE__V__NOT_SET) return -1;
   v->tag = (bench_golem_AttributeValue_tag)(m->v_case - 1);
   switch (m->v_case) {
-  case GOLEMPB__ATTRIBUTE_VALUE__V_STRING: v->String.field0 = gb_str(m->string); return 0;
-  case GOLEMPB__ATTRIBUTE_VALUE__V_U64: v->U64.field0 = m->u64; return 0;
-  case GOLEMPB__ATTRIBUTE_VALUE__V_BOOL: v->Bool.field0 = m->bool_ != 0; return 0;
-  case GOLEMPB__ATTRIBUTE_VALUE__V_JSON: v->Json.field0 = gb_bytes(m->json); return 0;
-  default: return -1;
+  case GOLEMPB__ATTRIBUTE_VALUE__V_STRING:
+    v->String.field0 = gb_str(m->string);
+    return 0;
+  case GOLEMPB__ATTRIBUTE_VALUE__V_U64:
+    v->U64.field0 = m->u64;
+    return 0;
+  case GOLEMPB__ATTRIBUTE_VALUE__V_BOOL:
+    v->Bool.field0 = m->bool_ != 0;
+    return 0;
+  case GOLEMPB__ATTRIBUTE_VALUE__V_JSON:
+    v->Json.field0 = gb_bytes(m->json);
+    return 0;
+  default:
+    return -1;
   }
 }
 
@@ -452,7 +469,8 @@ static int gb_error(const Golempb__AgentError *m, bench_golem_AgentError *v) {
     v->ReadOnlyViolation.method = gb_str(m->read_only_violation->method);
     v->ReadOnlyViolation.host_function = gb_str(m->read_only_violation->host_function);
     return 0;
-  default: return 0;
+  default:
+    return 0;
   }
 }
 
@@ -542,7 +560,8 @@ static int gb_entry(oplog_arena *a, const Golempb__GolemOplogEntry *m, golem_ent
     if (!m->no_op) return -1;
     e->NoOp.timestamp.millis = m->no_op->timestamp;
     return 0;
-  default: return -1;
+  default:
+    return -1;
   }
 }
 
@@ -588,10 +607,14 @@ static uint64_t gb_run(void *p, size_t i) {
   (void)i;
   gb_state *s = p;
   switch (s->mode) {
-  case GB_BATCH_SER: return gb_batch_ser(s);
-  case GB_BATCH_DE: return gb_batch_de(s);
-  case GB_ENTRIES_SER: return gb_entries_ser(s);
-  default: return gb_entries_de(s);
+  case GB_BATCH_SER:
+    return gb_batch_ser(s);
+  case GB_BATCH_DE:
+    return gb_batch_de(s);
+  case GB_ENTRIES_SER:
+    return gb_entries_ser(s);
+  default:
+    return gb_entries_de(s);
   }
 }
 
@@ -680,8 +703,8 @@ static int gb_verify(void *p, char *msg, size_t cap) {
   if (!gb_entries_de(s)) return codec_fail(msg, cap, "golem protobuf-c: an entry does not unpack");
   if (gb_check(s, s->got, GOLEM_N, "protobuf-c entries round trip", msg, cap)) return 1;
   if (!gb_batch_de(s)) return codec_fail(msg, cap, "golem protobuf-c: the batch does not unpack");
-  return gb_check(s, s->got_batch->entries, s->got_batch->n_entries,
-                  "protobuf-c batch round trip", msg, cap);
+  return gb_check(s, s->got_batch->entries, s->got_batch->n_entries, "protobuf-c batch round trip",
+                  msg, cap);
 }
 
 /* ---- table ---- */
