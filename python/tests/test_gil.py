@@ -6,7 +6,9 @@ small ones, also inside a large input; values built on either side of the
 threshold are checked against bytes written here from docs/format.md
 (var_u32 §3.1, zig-zag lengths §5.1, byte blocks §6.1, compressed blocks §16,
 with Python's zlib); two threads decoding large compressed blocks get the
-right values."""
+right values; the stream calls, whose writer calls the file object when its
+buffer fills, keep the GIL for large items too."""
+import io
 import threading
 import zlib
 
@@ -209,3 +211,25 @@ def test_threads_decode_large_compressed_blocks():
     assert errors == []
     assert results == [True] * 20
     assert released() - before >= 20 * len(blobs)
+
+
+@pytest.mark.parametrize("element,value", [
+    ("bytes", payload(BIG)),
+    ("string", TEXTS["bmp"]),
+    ({"type": "compressed", "flavour": "zlib"}, payload(BIG, 7)),
+])
+def test_streams_keep_the_gil_for_large_items(element, value):
+    s = desert.Schema({"desert_schema": 1, "root": {"type": "list", "element": element}})
+    f = io.BytesIO()
+    before = released()
+    # a small buffer: the sink (f.write) is called while the item is written
+    n = s.iter_encode([value, value], f, buffer_size=4096)
+    assert released() == before
+    data = f.getvalue()
+    assert n == len(data)
+    if element == "bytes":
+        assert data == count(2) + (var_u32(len(value)) + value) * 2
+    elif element == "string":
+        assert data == count(2) + string_bytes(value) * 2
+    assert list(s.iter_decode(io.BytesIO(data), buffer_size=4096)) == [value, value]
+    assert released() == before

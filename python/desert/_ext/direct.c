@@ -34,13 +34,15 @@ typedef struct dz_dec {
   unsigned depth;
   dz_dec_failure *f;
   dz_strsite site; /* strings outside any record field */
-  /* The whole input when it is at least DZ_NOGIL_BYTES long (else NULL):
-   * where the lengths of large items are peeked at. */
+  /* The whole input (held for the call), where the lengths of large items
+   * are peeked at; NULL in a stream, where nothing is done without the GIL
+   * (the window belongs to an iterator another thread may call meanwhile). */
   const uint8_t *in;
   size_t in_len;
 } dz_dec;
 
 static PyObject *dec(dz_dec *c, const desert_type *t);
+static PyObject *bytes_copy(const void *p, size_t n, int release);
 static PyObject *dec_r(dz_dec *c, const desert_type *t, const dz_names *nm, dz_strsite *site);
 
 /* The reader recorded a failure: its status and offset. */
@@ -113,7 +115,7 @@ static PyObject *dec_tree_as(dz_dec *c, const desert_type *t, int nogil) {
   }
   if (charge(c, 1) < 0) return NULL;
   if (t->kind == DESERT_TYPE_COMPRESSED && v->kind == DESERT_VALUE_BYTES)
-    return dz_bytes_copy(v->as.str.ptr, v->as.str.len);
+    return bytes_copy(v->as.str.ptr, v->as.str.len, c->in != NULL);
   return dz_to_python_at(c->s, t, v, c->depth);
 }
 
@@ -241,8 +243,10 @@ static int big_block_next(const dz_dec *c) {
   return plain >= DZ_NOGIL_BYTES || packed >= DZ_NOGIL_BYTES;
 }
 
-PyObject *dz_bytes_copy(const void *p, size_t n) {
-  if (n < DZ_NOGIL_BYTES) return PyBytes_FromStringAndSize((const char *)p, (Py_ssize_t)n);
+/* dz_bytes_copy, without releasing the GIL when release is 0. */
+static PyObject *bytes_copy(const void *p, size_t n, int release) {
+  if (!release || n < DZ_NOGIL_BYTES)
+    return PyBytes_FromStringAndSize((const char *)p, (Py_ssize_t)n);
   PyObject *o = PyBytes_FromStringAndSize(NULL, (Py_ssize_t)n);
   if (!o) return NULL;
   char *dst = PyBytes_AS_STRING(o); /* not shared before it is returned */
@@ -251,6 +255,8 @@ PyObject *dz_bytes_copy(const void *p, size_t n) {
   DZ_END_NOGIL
   return o;
 }
+
+PyObject *dz_bytes_copy(const void *p, size_t n) { return bytes_copy(p, n, 1); }
 
 /* Code points and the largest lead byte of UTF-8 the reader validated. */
 static void utf8_measure(const uint8_t *p, size_t n, size_t *chars, unsigned *maxlead) {
@@ -292,12 +298,18 @@ static void utf8_fill(const uint8_t *p, size_t n, int kind, void *data) {
  * the GIL, made with it, filled without it (the str is not shared before
  * it is returned). The lead bytes give the exact kind CPython requires:
  * below 0x80 ASCII, C2/C3 Latin-1, up to EF two bytes, F0 and above four. */
-static PyObject *big_str_measured(const char *p, size_t n, size_t chars, unsigned lead) {
+static PyObject *big_str_measured(const char *p, size_t n, size_t chars, unsigned lead,
+                                  int release) {
   Py_UCS4 maxc = lead < 0x80u ? 0x7F : lead < 0xC4u ? 0xFF : lead < 0xF0u ? 0xFFFF : 0x10FFFF;
   PyObject *o = PyUnicode_New((Py_ssize_t)chars, maxc);
   if (!o) return NULL;
   int kind = PyUnicode_KIND(o);
   void *data = PyUnicode_DATA(o);
+  if (!release) {
+    if (lead < 0x80u) memcpy(data, p, n);
+    else utf8_fill((const uint8_t *)p, n, kind, data);
+    return o;
+  }
   DZ_BEGIN_NOGIL
   if (lead < 0x80u) memcpy(data, p, n);
   else utf8_fill((const uint8_t *)p, n, kind, data);
@@ -305,13 +317,19 @@ static PyObject *big_str_measured(const char *p, size_t n, size_t chars, unsigne
   return o;
 }
 
-static PyObject *big_str(const char *p, size_t n) {
+/* release: 0 in a stream, whose window must not be read while another
+ * thread may use the iterator. */
+static PyObject *big_str(const char *p, size_t n, int release) {
   size_t chars = 0;
   unsigned lead = 0;
+  if (!release) {
+    utf8_measure((const uint8_t *)p, n, &chars, &lead);
+    return big_str_measured(p, n, chars, lead, 0);
+  }
   DZ_BEGIN_NOGIL
   utf8_measure((const uint8_t *)p, n, &chars, &lead);
   DZ_END_NOGIL
-  return big_str_measured(p, n, chars, lead);
+  return big_str_measured(p, n, chars, lead, 1);
 }
 
 /* The string at the reader's position, announced with at least
@@ -327,7 +345,7 @@ static PyObject *dec_big_string(dz_dec *c) {
   if (!st) utf8_measure((const uint8_t *)v.ptr, v.len, &chars, &lead);
   DZ_END_NOGIL
   if (st) return rfail(c);
-  return big_str_measured(v.ptr, v.len, chars, lead);
+  return big_str_measured(v.ptr, v.len, chars, lead, 1);
 }
 
 /* The common scalar kinds without a call: *out is the value (NULL on a
@@ -369,7 +387,8 @@ DZ_INLINE int dec_fast(dz_dec *c, const desert_type *t, dz_strsite *site, PyObje
     desert_str v;
     if (site->big && c->in && big_string_next(c)) *out = dec_big_string(c);
     else if (desert_read_string_inline(r, &v)) *out = rfail(c);
-    else if (v.len >= DZ_NOGIL_BYTES) *out = (site->big = 1, big_str(v.ptr, v.len));
+    else if (v.len >= DZ_NOGIL_BYTES)
+      *out = (site->big = 1, big_str(v.ptr, v.len, c->in != NULL));
     else *out = str_of(v.ptr, v.len, site);
     return 1;
   }
@@ -641,7 +660,7 @@ static PyObject *dec_r(dz_dec *c, const desert_type *t, const dz_names *nm, dz_s
     {
       desert_bytes b;
       if (desert_read_bytes(r, &b)) return rfail(c);
-      return dz_bytes_copy(b.ptr, b.len);
+      return bytes_copy(b.ptr, b.len, c->in != NULL);
     }
   case DESERT_TYPE_COMPRESSED:
     return dec_tree_as(c, t, c->in && big_block_next(c));
@@ -719,7 +738,7 @@ PyObject *dz_decode_direct_in(const dz_schema *s, desert_reader *r, desert_value
   memset(fail, 0, offsetof(dz_dec_failure, path) + 1);
   fail->message[0] = '\0';
   dz_dec c = {s, r, arena, max_values, 0, fail, {0, 0, 0, 0}, NULL, 0};
-  if (in && in_len >= DZ_NOGIL_BYTES) c.in = in, c.in_len = in_len;
+  c.in = in, c.in_len = in ? in_len : 0;
   if (charge(&c, 1) < 0) return NULL;
   PyObject *x = dec(&c, t);
   if (x && desert_reader_status(r)) { /* not expected: every read was checked */
@@ -755,7 +774,7 @@ static int enc_tree(dz_from_ctx *c, desert_writer *w, const desert_type *t, PyOb
   /* A large compressed block is deflated without the GIL: its tree is one
    * byte block pointing into o (immutable bytes, referenced by the caller)
    * or into this call's arena. */
-  if (t->kind == DESERT_TYPE_COMPRESSED && v.kind == DESERT_VALUE_BYTES &&
+  if (c->may_release && t->kind == DESERT_TYPE_COMPRESSED && v.kind == DESERT_VALUE_BYTES &&
       v.as.str.len >= DZ_NOGIL_BYTES) {
     DZ_BEGIN_NOGIL
     rc = desert_type_encode(w, t, &v, &lim, &terr);
@@ -1001,7 +1020,7 @@ static int enc_inner(dz_from_ctx *c, desert_writer *w, const desert_type *t, PyO
       break;
     }
     desert_status st;
-    if (t->kind == DESERT_TYPE_STRING && (size_t)n >= DZ_NOGIL_BYTES) {
+    if (c->may_release && t->kind == DESERT_TYPE_STRING && (size_t)n >= DZ_NOGIL_BYTES) {
       /* p is o's own UTF-8 (immutable; the caller holds o) */
       DZ_BEGIN_NOGIL
       st = desert_write_string(w, p, (size_t)n);
@@ -1017,7 +1036,7 @@ static int enc_inner(dz_from_ctx *c, desert_writer *w, const desert_type *t, PyO
     const char *p = PyBytes_AS_STRING(o);
     size_t n = (size_t)PyBytes_GET_SIZE(o);
     desert_status st;
-    if (n >= DZ_NOGIL_BYTES) { /* bytes are immutable; the caller holds o */
+    if (c->may_release && n >= DZ_NOGIL_BYTES) { /* immutable; the caller holds o */
       DZ_BEGIN_NOGIL
       st = desert_write_bytes(w, p, n);
       DZ_END_NOGIL

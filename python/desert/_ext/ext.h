@@ -127,6 +127,10 @@ typedef struct dz_from_ctx {
   PyObject *keep;   /* list of temporaries the tree points into */
   unsigned depth;
   int type_error;   /* the failure is a wrong Python type */
+  /* The writer holds the whole message in memory: large items may be
+   * written without the GIL. 0 for a streaming writer, whose sink calls
+   * the file object when its buffer fills. */
+  int may_release;
   desert_status status; /* the failure's status (DESERT_E_ARGUMENT unless said) */
   char path[256];   /* built backwards while a failure unwinds */
   size_t path_len;  /* bytes used at the end of path */

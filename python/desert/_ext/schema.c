@@ -341,6 +341,7 @@ static PyObject *schema_encode(PyObject *self_obj, PyObject *value) {
   memset(&ctx, 0, sizeof ctx);
   ctx.s = s;
   ctx.arena = st.arena;
+  ctx.may_release = 1;
   ctx.keep = PyList_New(0);
   PyObject *result = NULL;
   if (!ctx.keep) goto done;
