@@ -1,11 +1,11 @@
 /* tools/cli_encode.c — `desert encode --schema S.json [VALUE.json|-] [-o OUT]`:
  * reads a JSON value (docs/schema.md §11) and writes its desert bytes under
  * the schema document (docs/schema.md §2), raw or as hex text (--hex).
- * A root list or set is encoded one element at a time (each element's JSON
- * tree and values are dropped after it), so the peak is the input text,
- * the output and one element, not a tree of the whole value; any failure
- * there is reported by the whole-value path, so messages do not depend on
- * which path ran.
+ * The text goes through desert_json_encode_text, which walks records,
+ * lists and the other composites in the text and makes a tree only of one
+ * leaf value at a time, so the peak is the input text, the output and one
+ * leaf, not a tree of the whole value; a failure is worded by the
+ * whole-value path either way.
  * SPDX-License-Identifier: MIT */
 #include <errno.h>
 #include <stdlib.h>
@@ -89,102 +89,6 @@ static void report_encode_error(const char *file, const desert_json_error *err,
     cli_error("encode", "%s: %s: $: %s", file, desert_json_error_kind_name(err), m);
 }
 
-/* Skips one JSON value starting at p (no validation: strings and nesting
- * only); returns the end, or NULL if the text ends first. */
-static const char *skip_value(const char *p, const char *end) {
-  size_t depth = 0;
-  for (; p < end; p++) {
-    char c = *p;
-    if (c == '"') {
-      for (p++; p < end && *p != '"'; p++)
-        if (*p == '\\') p++;
-      if (p >= end) return NULL;
-    } else if (c == '[' || c == '{') {
-      depth++;
-    } else if (c == ']' || c == '}') {
-      if (depth == 0) return p; /* the enclosing array's end */
-      depth--;
-    } else if (c == ',' && depth == 0) {
-      return p;
-    }
-  }
-  return NULL;
-}
-
-static const char *skip_ws(const char *p, const char *end) {
-  while (p < end && (*p == ' ' || *p == '\t' || *p == '\n' || *p == '\r')) p++;
-  return p;
-}
-
-/* The elements of a top-level JSON array: count them, or (w != NULL)
- * encode them. False when the text is not a plain array this scan can
- * split, or when an element fails: the caller then takes the whole-value
- * path, which reports exactly what is wrong. */
-static bool for_elements(const char *text, size_t len, const desert_type *root, desert_writer *w,
-                         desert_value_arena *arena, const desert_codec_limits *lim,
-                         size_t *count) {
-  const char *p = text, *end = text + len;
-  p = skip_ws(p, end);
-  if (p >= end || *p != '[') return false;
-  p = skip_ws(p + 1, end);
-  size_t n = 0;
-  const desert_type *et = root->u.coll.element;
-  desert_codec_limits elim = *lim;
-  elim.max_depth = lim->max_depth > 1 ? lim->max_depth - 1 : 1;
-  if (p < end && *p == ']') {
-    p++;
-  } else {
-    for (;;) {
-      const char *e = skip_value(p, end);
-      if (!e) return false;
-      const char *last = e;
-      while (last > p && (last[-1] == ' ' || last[-1] == '\t' || last[-1] == '\n' ||
-                          last[-1] == '\r'))
-        last--;
-      if (last == p) return false; /* an empty element */
-      if (w) {
-        desert_json *j = NULL;
-        desert_value *v = NULL;
-        desert_type_error terr;
-        desert_json_error jerr;
-        if (desert_json_parse_depth(p, (size_t)(last - p), arena, elim.max_depth, &j, &jerr) ||
-            desert_json_to_value(et, j, arena, &v, &jerr))
-          return false;
-        if (root->u.coll.unknown_form && desert_write_stream_item(w)) return false;
-        if (desert_type_encode(w, et, v, &elim, &terr)) return false;
-        desert_value_arena_reset(arena);
-      }
-      n++;
-      p = e + 1;
-      if (*e == ']') break;
-      p = skip_ws(p, end);
-    }
-  }
-  if (skip_ws(p, end) != end) return false;
-  *count = n;
-  return true;
-}
-
-/* Encodes a root list or set element by element into w. False: not done
- * (not such a root, or anything failed); w is then to be reset. */
-static bool encode_elements(const desert_schema *s, const char *text, size_t len,
-                            desert_writer *w, desert_value_arena *arena,
-                            const desert_codec_limits *lim) {
-  const desert_type *root = desert_type_resolve(s->root);
-  if (!root || (root->kind != DESERT_TYPE_LIST && root->kind != DESERT_TYPE_SET) ||
-      (root->kind == DESERT_TYPE_LIST && root->u.coll.has_length))
-    return false;
-  size_t n = 0;
-  if (!for_elements(text, len, root, NULL, arena, lim, &n)) return false;
-  if (n == 0 && root->u.coll.non_empty) return false;
-  desert_writer_reset(w);
-  if (root->u.coll.unknown_form ? desert_write_stream_begin(w) : desert_write_count(w, n))
-    return false;
-  if (!for_elements(text, len, root, w, arena, lim, &n)) return false;
-  if (root->u.coll.unknown_form && desert_write_stream_end(w)) return false;
-  return true;
-}
-
 int cli_cmd_encode(int argc, char **argv) {
   for (int i = 1; i < argc; i++) {
     if (cli_is_help(argv[i])) {
@@ -214,25 +118,19 @@ int cli_cmd_encode(int argc, char **argv) {
       cli_schema_options(s, &a, &o);
       if (desert_writer_create(&o, &w)) rc = CLI_EXIT_NOMEM;
     }
-    bool done = !rc && encode_elements(s, text, len, w, arena, &lim);
-    if (!rc && !done) {
-      desert_value_arena_reset(arena);
-      desert_json *value = NULL;
-      desert_json_error jerr;
-      if (desert_json_parse_depth(text, len, arena, lim.max_depth, &value, &jerr)) {
-        if (jerr.status == DESERT_E_NOMEM) {
-          cli_error("encode", "out of memory parsing '%s'", file);
-          rc = CLI_EXIT_NOMEM;
-        } else {
-          cli_json_syntax_error("encode", file, 0, &jerr);
-          rc = CLI_EXIT_FAILURE;
-        }
-      }
+    if (!rc) {
       desert_json_limits jl = {0, lim.max_depth, 0};
       desert_json_error err;
-      if (!rc && desert_json_encode_ex(s, value, w, arena, &jl, &err)) {
+      desert_status st = desert_json_encode_text(s, text, len, w, arena, &jl, &err);
+      if (st == DESERT_E_NOMEM) {
+        cli_error("encode", "out of memory encoding '%s'", file);
+        rc = CLI_EXIT_NOMEM;
+      } else if (st && err.kind == DESERT_JSON_ERR_BAD_REQUEST) {
+        cli_json_syntax_error("encode", file, 0, &err);
+        rc = CLI_EXIT_FAILURE;
+      } else if (st) {
         report_encode_error(file, &err, &lim);
-        rc = err.status == DESERT_E_NOMEM ? CLI_EXIT_NOMEM : CLI_EXIT_FAILURE;
+        rc = CLI_EXIT_FAILURE;
       }
     }
     /* The input text is not needed any more: give it back before the

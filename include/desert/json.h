@@ -244,6 +244,27 @@ DESERT_API desert_status desert_json_encode_ex(const desert_schema *s, const des
                                                desert_writer *w, desert_value_arena *a,
                                                const desert_json_limits *limits,
                                                desert_json_error *err);
+/* Encodes JSON text (one value, docs/schema.md §11) under the schema into w
+ * (reset first; created with the schema's options), in memory bounded by
+ * the output and one leaf value rather than by a tree of the whole text:
+ * records, tuples, enums, lists, sets, maps and options are walked in the
+ * text (a record's fields in declaration order, whatever order its keys
+ * come in), and each leaf value goes through its own small tree. Input the
+ * walk does not take in its plain form (an escaped or repeated key, a
+ * missing required field, any error) is handed to the whole-value path —
+ * desert_json_parse_depth, then desert_json_encode_ex — whose result is
+ * the call's result: the same bytes, and the same error (a syntax error as
+ * the parser reports it, kind DESERT_JSON_ERR_BAD_REQUEST with line and
+ * column; an encode error as desert_json_encode_ex). limits: NULL for the
+ * defaults; max_depth applies to the text and the value. scratch is the
+ * call's working arena: it is reset as values are written and again before
+ * the call returns, so it must hold nothing the caller still needs. text may hold
+ * any bytes; it need not be NUL-terminated. */
+DESERT_API desert_status desert_json_encode_text(const desert_schema *s, const char *text,
+                                                 size_t len, desert_writer *w,
+                                                 desert_value_arena *scratch,
+                                                 const desert_json_limits *limits,
+                                                 desert_json_error *err);
 /* Decodes data[0..len) under the schema and appends the canonical JSON of the
  * value to out; *consumed = the bytes the root value used. Default limits
  * (see desert_json_limits). */

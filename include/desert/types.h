@@ -422,6 +422,19 @@ DESERT_API desert_status desert_type_encode(desert_writer *w, const desert_type 
                                             const desert_codec_limits *limits,
                                             desert_type_error *err);
 
+/* Begins one value of a composite type whose values are records on the
+ * wire, for a caller that writes the fields itself (the JSON layer's text
+ * encoder does): t (resolved through aliases) is a record or a tuple of a
+ * sealed set, or a map, whose entries are 2-tuples (key, value). It starts
+ * the record writer rw on w with the type's plan or descriptor, as
+ * desert_type_encode would; the caller then writes each field with
+ * desert_record_write_field / desert_record_write_field_option and ends
+ * with desert_record_write_end (record.h). DESERT_E_ARGUMENT for any other
+ * kind or a NULL argument, DESERT_E_STATE for an unsealed set; the writer's
+ * own failures otherwise. */
+DESERT_API desert_status desert_type_write_begin(desert_writer *w, const desert_type *t,
+                                                 desert_record_writer *rw);
+
 /* Renders a path the JSON way: "$" for the root, "$.a.b[3]" otherwise. */
 DESERT_API void desert_type_error_json_path(const desert_type_error *err, char *out, size_t cap);
 

@@ -1,4 +1,5 @@
-/* src/json/json_internal.h — tables shared inside the JSON layer: the keys
+/* src/json/json_internal.h — what the JSON layer shares inside itself (and
+ * with its tests): the keys
  * and component ranges of the fixed-layout objects of docs/schema.md §11.2/§11.8
  * (durations, big decimals, dates and times). Internal.
  * SPDX-License-Identifier: MIT */
@@ -39,5 +40,13 @@ int desert_json_days_in_month(int64_t year, int64_t month, bool year_known);
 desert_status desert_json_to_value_opt(const desert_type *t, bool optional, const desert_json *j,
                                        desert_value_arena *a, desert_value **out,
                                        desert_json_error *err, const char *path);
+
+/* The walk of desert_json_encode_text alone: true when it encoded the whole
+ * text into w; false (w reset) when the value needs the whole-tree path.
+ * For tests, which check that the walk takes the plain forms and that what
+ * it writes equals desert_json_encode_ex's bytes. */
+bool desert_json_encode_text_walk(const desert_schema *s, const char *text, size_t len,
+                                  desert_writer *w, desert_value_arena *scratch,
+                                  const desert_json_limits *limits);
 
 #endif

@@ -17,7 +17,9 @@
  *    rest is JSON value text converted under it (fzs_value_check): a failure
  *    is BadValue / InvalidConstructorName / SerializingTransientConstructor
  *    with a "$..." path; a value re-prints to canonical JSON that parses and
- *    converts back to the same text, encodes, and decodes to the same text.
+ *    converts back to the same text, encodes, and decodes to the same text;
+ *    and the text encodes through desert_json_encode_text (the JSON text
+ *    walk) to the same bytes or error as through the whole-value path.
  * Every allocation of the layer goes through a checked allocator that must
  * be empty after each input (no leak, every free with the right size). */
 #include <string.h>

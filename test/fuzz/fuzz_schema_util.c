@@ -3,6 +3,7 @@
  * each, the checked allocator, and the decode / value round-trip checks.
  * SPDX-License-Identifier: MIT */
 #include "fuzz_schema_util.h"
+#include "json/json_internal.h"
 
 #include <stdlib.h>
 #include <string.h>
@@ -639,9 +640,53 @@ bool fzs_decode_check(const desert_schema *s, const desert_options *o, const uin
   return st == DESERT_OK;
 }
 
+/* The whole-value encode of a JSON text (parse, then desert_json_encode_ex)
+ * against desert_json_encode_text and its text walk alone: the same status,
+ * error and bytes, and whatever the walk takes encodes as the whole path
+ * does. */
+static void text_encode_check(const desert_schema *s, const desert_options *o, const char *text,
+                              size_t len) {
+  desert_options wo = *o;
+  wo.allocator.alloc = NULL;
+  wo.allocator.free = NULL;
+  wo.allocator.opaque = NULL;
+  desert_value_arena *a = NULL;
+  desert_writer *w1 = NULL, *w2 = NULL;
+  FZ_CHECK(desert_value_arena_create(fzs_aux(), &a) == DESERT_OK);
+  FZ_CHECK(desert_writer_create(&wo, &w1) == DESERT_OK);
+  FZ_CHECK(desert_writer_create(&wo, &w2) == DESERT_OK);
+  desert_json *j = NULL;
+  desert_json_error e1, e2;
+  desert_status s1 = desert_json_parse_depth(text, len, a, 0, &j, &e1);
+  if (!s1) s1 = desert_json_encode_ex(s, j, w1, a, NULL, &e1);
+  desert_value_arena_reset(a);
+  desert_status s2 = desert_json_encode_text(s, text, len, w2, a, NULL, &e2);
+  FZ_CHECK_MSG(s1 == s2 && e1.kind == e2.kind && strcmp(e1.message, e2.message) == 0,
+               "encode_text %s '%s', whole path %s '%s'", desert_status_name(s2), e2.message,
+               desert_status_name(s1), e1.message);
+  size_t n1 = 0, n2 = 0;
+  const uint8_t *b1 = desert_writer_data(w1, &n1);
+  if (!s1) {
+    const uint8_t *b2 = desert_writer_data(w2, &n2);
+    FZ_CHECK_MSG(n1 == n2 && (n1 == 0 || memcmp(b1, b2, n1) == 0),
+                 "encode_text wrote other bytes than the whole path");
+  }
+  if (desert_json_encode_text_walk(s, text, len, w2, a, NULL)) {
+    FZ_CHECK_MSG(s1 == DESERT_OK, "the text walk took a value the whole path refuses: %s",
+                 e1.message);
+    const uint8_t *b2 = desert_writer_data(w2, &n2);
+    FZ_CHECK_MSG(n1 == n2 && (n1 == 0 || memcmp(b1, b2, n1) == 0),
+                 "the text walk wrote other bytes than the whole path");
+  }
+  desert_writer_free(w1);
+  desert_writer_free(w2);
+  desert_value_arena_free(a);
+}
+
 void fzs_value_check(const desert_schema *s, const desert_options *o, const char *text,
                      size_t len) {
   size_t blocks0 = aux.blocks, live0 = aux.live;
+  text_encode_check(s, o, text, len);
   desert_value_arena *a = NULL;
   FZ_CHECK(desert_value_arena_create(fzs_aux(), &a) == DESERT_OK);
   desert_json *j = NULL;

@@ -68,7 +68,9 @@ bool fzs_decode_check(const desert_schema *s, const desert_options *o, const uin
 
 /* Converts value text under s and checks the conversion invariants; on
  * success the canonical text re-parses and re-converts to the same text, the
- * value encodes, and the bytes decode back to the same canonical text. */
+ * value encodes, and the bytes decode back to the same canonical text. First
+ * the text encodes through desert_json_encode_text (and its walk alone)
+ * exactly as through the whole-value path: same status, error and bytes. */
 void fzs_value_check(const desert_schema *s, const desert_options *o, const char *text,
                      size_t len);
 

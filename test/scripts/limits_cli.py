@@ -17,7 +17,10 @@ Checks, with inputs generated here:
     line; with --max-rss-mib, each child's peak RSS (os.wait4) is at most
     N MiB for the annotate and the hostile inputs, `desert encode` of the
     3,000,000-element JSON peaks at no more than 3x its size, and its
-    decode at no more than the bytes plus the JSON plus 32 MiB.
+    decode at no more than the bytes plus the JSON plus 32 MiB;
+  * a 25 MiB JSON whose root is a record (lists of records, a map, keys
+    in shuffled order, absent optional fields) encodes within 3x its size
+    (with --max-rss-mib) and decodes to the same values.
 Exit 0 when everything holds; failures are listed on stderr.
 """
 import json
@@ -213,6 +216,61 @@ def main():
               % (annotate_mib, rss, max_rss))
     print("--annotate of %d MiB: peak RSS %.1f MiB" % (annotate_mib, rss))
     for name in ("annotate.txt", "annotate.bin", "list3m.out.json"):
+        os.remove(P(name))
+
+    # 5. A record root (a record of lists of records, a map, keys in
+    # shuffled order) encodes in memory bounded by its text and output, and
+    # decodes to the same values.
+    rng = random.Random(5)
+    users = []
+    for i in range(220000):
+        u = {"id": rng.randrange(-2**40, 2**40), "name": "user %d" % i,
+             "email": "u%d@example.org" % i if i % 3 else None,
+             "tags": ["t%d" % rng.randrange(50) for _ in range(rng.randrange(5))],
+             "score": rng.randrange(100000) / 8}
+        users.append(u)
+    doc = {"name": "big", "ids": [rng.randrange(-2**31, 2**31) for _ in range(220000)],
+           "users": users, "meta": [["k%d" % i, "v%d" % i] for i in range(1000)]}
+    rschema = P("dataset.schema.json")
+    write(rschema, json.dumps({"desert_schema": 1, "definitions": {"User": {
+        "type": "record", "fields": [
+            {"name": "id", "type": "i64"}, {"name": "name", "type": "string"},
+            {"name": "email", "type": "string", "optional": True},
+            {"name": "tags", "type": {"type": "list", "element": "string"}},
+            {"name": "score", "type": "f64"}]}},
+        "root": {"type": "record", "name": "Dataset", "fields": [
+            {"name": "name", "type": "string"},
+            {"name": "ids", "type": {"type": "list", "element": "i32"}},
+            {"name": "users", "type": {"type": "list", "element": "User"}},
+            {"name": "meta", "type": {"type": "map", "key": "string", "value": "string"}}]}}
+    ).encode())
+
+    def shuffled(v):
+        if isinstance(v, dict):
+            keys = [k for k in v if v[k] is not None or rng.random() < 0.5]
+            rng.shuffle(keys)
+            return {k: shuffled(v[k]) for k in keys}
+        if isinstance(v, list):
+            return [shuffled(x) for x in v]
+        return v
+    text = json.dumps(shuffled(doc), separators=(",", ":")).encode()
+    write(P("dataset.json"), text)
+    code, err, rss = run_rss([desert, "encode", "--schema", rschema, P("dataset.json"),
+                              "-o", P("dataset.bin")])
+    check(code == 0, "encode record root: exit %d: %s" % (code, err))
+    if max_rss is not None:
+        check(rss <= 3 * len(text) / 2**20,
+              "encode record root: peak RSS %.1f MiB above 3x the %.1f MiB input"
+              % (rss, len(text) / 2**20))
+    print("encode of a %.1f MiB record-rooted JSON: peak RSS %.1f MiB"
+          % (len(text) / 2**20, rss))
+    code, err, _ = run_rss([desert, "decode", "--schema", rschema, P("dataset.bin")],
+                           stdout_path=P("dataset.out.json"))
+    check(code == 0, "decode record root: exit %d: %s" % (code, err))
+    with open(P("dataset.out.json"), "rb") as f:
+        back = json.loads(f.read())
+    check(back == doc, "record root: decoded values differ from the source")
+    for name in ("dataset.json", "dataset.bin", "dataset.out.json"):
         os.remove(P(name))
 
     if failures:
