@@ -2,10 +2,13 @@
  * every byte range is labelled with the path of the value it belongs to
  * (structure bytes — version bytes, headers, counts, tags — with the path
  * of the enclosing value and its kind). The input goes through a streaming
- * reader and a source that keeps only the bytes not yet printed; when the
- * schema's root is a list or set each element is decoded, labelled and
- * printed on its own, so memory does not grow with the input. Any other
- * root is one unit (its labels are known only when it is complete).
+ * reader and a source that keeps only the bytes not yet printed. Lists,
+ * sets and plain records (no evolution steps, version 0 on the wire) are
+ * walked part by part — a collection element by element, marking after
+ * each, a record field by field — wherever they sit, so a record holding
+ * large collections streams as a root collection does and memory does not
+ * grow with the input. Any other value is one unit, decoded with a trace
+ * (its labels are known only when it is complete).
  * SPDX-License-Identifier: MIT */
 #define _POSIX_C_SOURCE 200809L
 #include <errno.h>
@@ -19,10 +22,10 @@
 /* ---- a source that keeps the bytes not printed yet ------------------------------------ */
 
 typedef struct tee {
-  FILE *f;             /* the input file, or NULL: mem[0..mem_len) */
+  FILE *f; /* the input file, or NULL: mem[0..mem_len) */
   const uint8_t *mem;
   size_t mem_len, mem_pos;
-  uint8_t *buf;        /* stream bytes [base, base + len) */
+  uint8_t *buf; /* stream bytes [base, base + len) */
   size_t base, len, cap;
   bool nomem, io_failed;
   int err; /* errno of a failed read */
@@ -96,11 +99,20 @@ typedef struct unit {
   size_t n, cap;
   char *pool;
   size_t pool_len, pool_cap;
-  size_t element; /* root element of the unit, SIZE_MAX: the whole value */
+  size_t element;     /* root element of the unit, SIZE_MAX: the whole value */
+  const char *prefix; /* or (not NULL) the unit's path from the root, without "$" */
   size_t *owner;
   size_t owner_cap;
   bool failed;
 } unit;
+
+/* A path below prefix ("users[3]" and "tags[0]" make "users[3].tags[0]"),
+ * both without the leading "$". */
+static void join_path(char *out, size_t cap, const char *prefix, const char *path) {
+  const char *sep = !prefix[0] || !path[0] || path[0] == '[' ? "" : ".";
+  /* a path too long for out is cut (labels and messages only) */
+  if (snprintf(out, cap, "%s%s%s", prefix, sep, path) < 0 && cap) out[0] = '\0';
+}
 
 /* Adds "PATH (kind)" for a leaf, "PATH [kind structure]" otherwise. */
 static size_t pool_add(unit *u, bool leaf, const char *path, const char *kind) {
@@ -138,7 +150,13 @@ static void on_value(void *ctx, size_t start, size_t end, const char *path, dese
     u->cap = ncap;
   }
   char jp[512];
-  cli_value_path(jp, sizeof jp, u->element, path);
+  if (u->prefix) {
+    char rel[512];
+    join_path(rel, sizeof rel, u->prefix, path);
+    cli_value_path(jp, sizeof jp, SIZE_MAX, rel);
+  } else {
+    cli_value_path(jp, sizeof jp, u->element, path);
+  }
   size_t at = pool_add(u, leaf, jp, desert_type_kind_name(kind));
   if (at == SIZE_MAX) return;
   u->v[u->n].start = start;
@@ -217,6 +235,7 @@ static void unit_clear(unit *u, size_t element) {
   u->n = 0;
   u->pool_len = 0;
   u->element = element;
+  u->prefix = NULL;
 }
 
 /* ---- the dump ----------------------------------------------------------------------------- */
@@ -230,6 +249,7 @@ typedef struct annot {
   size_t printed; /* stream bytes before this are printed */
   desert_codec_limits lim;
   const desert_options *o;
+  const desert_type *root; /* the schema's root type */
 } annot;
 
 /* The error line of the dump and the message on standard error. */
@@ -251,31 +271,63 @@ static int fail_at(annot *an, const desert_type *root, size_t element,
   return CLI_EXIT_FAILURE;
 }
 
-/* Decodes one value of type t at the cursor (element `element` of the
- * root, or the root itself) and prints its bytes. On failure prints the
- * bytes read up to the failing offset, then the error. */
-static int annotate_value(annot *an, const desert_type *t, size_t element, const char *outer,
-                          desert_value_arena *va) {
+/* The failure of a value at path prefix: its path from the root. */
+static int fail_below(annot *an, const char *prefix, const desert_type_error *terr,
+                      desert_status st) {
+  desert_type_error full = *terr;
+  join_path(full.path, sizeof full.path, prefix, terr->path);
+  return fail_at(an, an->root, SIZE_MAX, &full, st);
+}
+
+/* Decodes one value of type t at path prefix as one unit and prints it. */
+static int annotate_unit(annot *an, const desert_type *t, const char *prefix,
+                         desert_value_arena *va) {
   desert_type_error terr;
   memset(&terr, 0, sizeof terr);
   desert_value *v = NULL;
   size_t from = desert_reader_offset(an->r);
-  unit_clear(&an->u, element);
+  unit_clear(&an->u, SIZE_MAX);
+  an->u.prefix = prefix;
   desert_status st = desert_type_decode_traced(an->r, t, va, &an->lim, on_value, &an->u, &v, &terr);
   size_t to = st ? terr.offset : desert_reader_offset(an->r);
   if (to < from) to = from;
-  if (an->u.failed || !print_unit(&an->u, &an->t, from, to, outer)) {
+  if (an->u.failed || !print_unit(&an->u, &an->t, from, to, "(structure)")) {
     cli_error("decode", "out of memory annotating '%s'", an->file);
     return CLI_EXIT_NOMEM;
   }
   an->printed = to;
-  if (st) return fail_at(an, t, element, &terr, st);
+  desert_value_arena_reset(va);
+  if (st) return fail_below(an, prefix, &terr, st);
   return CLI_EXIT_OK;
 }
 
-/* A reader failure outside any element (the root collection's count or
- * markers): the bytes before it, then the error at path $. */
-static int reader_failure(annot *an, const desert_type *root, const char *outer) {
+/* Prints the bytes read since the last print as structure of the value
+ * labelled outer. */
+static void print_structure(annot *an, const char *outer) {
+  size_t at = desert_reader_offset(an->r);
+  unit_clear(&an->u, SIZE_MAX);
+  print_unit(&an->u, &an->t, an->printed, at, outer);
+  an->printed = at;
+}
+
+/* "$.a.b [kind structure]" for the value at path prefix. */
+static void structure_label(char *out, size_t cap, const char *prefix, desert_type_kind kind) {
+  char path[512];
+  cli_value_path(path, sizeof path, SIZE_MAX, prefix);
+  snprintf(out, cap, "%s [%s structure]", path, desert_type_kind_name(kind));
+}
+
+/* Levels of records and collections walked part by part; deeper values
+ * are units. */
+#define ANNOTATE_WALK_DEPTH 32u
+
+static int annotate_node(annot *an, const desert_type *type, const char *prefix, unsigned depth,
+                         desert_value_arena *va);
+
+/* A reader failure outside any part (a collection's count or markers, a
+ * record's version byte, an option tag): the bytes before it, then the
+ * error at the value's path. */
+static int part_failure(annot *an, const char *prefix, const char *outer) {
   desert_type_error terr;
   memset(&terr, 0, sizeof terr);
   desert_status st = desert_reader_status(an->r);
@@ -286,19 +338,20 @@ static int reader_failure(annot *an, const desert_type *root, const char *outer)
     print_unit(&an->u, &an->t, an->printed, terr.offset, outer);
     an->printed = terr.offset;
   }
-  return fail_at(an, root, SIZE_MAX, &terr, st);
+  return fail_below(an, prefix, &terr, st);
 }
 
-static int annotate_stream(annot *an, const desert_schema *s, desert_value_arena *va) {
-  const desert_type *root = desert_type_resolve(s->root);
-  bool coll = root && (root->kind == DESERT_TYPE_SET ||
-                       (root->kind == DESERT_TYPE_LIST && !root->u.coll.has_length));
-  if (!coll) return annotate_value(an, s->root, SIZE_MAX, "(structure)", va);
-  char outer[64];
-  snprintf(outer, sizeof outer, "$ [%s structure]", desert_type_kind_name(root->kind));
-  const desert_type *et = root->u.coll.element;
+/* A list or set element by element: each element is printed, its memory
+ * released (desert_reader_mark: no record is open, since records are
+ * walked by their bytes, never entered) and the window let go of it, so
+ * memory does not grow with the collection. */
+static int annotate_collection(annot *an, const desert_type *t, const char *prefix, unsigned depth,
+                               desert_value_arena *va) {
+  char outer[600];
+  structure_label(outer, sizeof outer, prefix, t->kind);
   desert_seq seq = {false, 0, 0, 0};
-  if (desert_read_seq_begin(an->r, &seq)) return reader_failure(an, root, outer);
+  if (desert_read_seq_begin(an->r, &seq)) return part_failure(an, prefix, outer);
+  char ep[512];
   while (desert_read_seq_next(an->r, &seq)) {
     /* Every element is at least one value node: the values limit bounds
      * the elements too (the count itself was checked by the reader). */
@@ -307,33 +360,73 @@ static int annotate_stream(annot *an, const desert_schema *s, desert_value_arena
       memset(&terr, 0, sizeof terr);
       terr.offset = desert_reader_offset(an->r);
       snprintf(terr.message, sizeof terr.message, "more than the allowed number of values");
-      return fail_at(an, root, SIZE_MAX, &terr, DESERT_E_LIMIT);
+      return fail_below(an, prefix, &terr, DESERT_E_LIMIT);
     }
-    /* The root's structure before the element (count, item marker). */
-    size_t at = desert_reader_offset(an->r);
-    unit_clear(&an->u, SIZE_MAX);
-    print_unit(&an->u, &an->t, an->printed, at, outer);
-    an->printed = at;
-    int rc = annotate_value(an, et, seq.index - 1, outer, va);
+    /* The collection's structure before the element (count, item marker). */
+    print_structure(an, outer);
+    snprintf(ep, sizeof ep, "%s[%zu]", prefix, seq.index - 1);
+    int rc = annotate_node(an, t->u.coll.element, ep, depth + 1, va);
     if (rc) return rc;
-    desert_value_arena_reset(va);
     desert_reader_mark(an->r);
     tee_drop(&an->t, an->printed);
   }
-  if (desert_reader_status(an->r)) return reader_failure(an, root, outer);
-  if (seq.index == 0 && root->u.coll.non_empty) {
+  if (desert_reader_status(an->r)) return part_failure(an, prefix, outer);
+  if (seq.index == 0 && t->u.coll.non_empty) {
     desert_type_error terr;
     memset(&terr, 0, sizeof terr);
     snprintf(terr.message, sizeof terr.message,
              "the collection is non-empty by its schema but has no element");
     terr.offset = an->printed;
-    return fail_at(an, root, SIZE_MAX, &terr, DESERT_E_DESERIALIZATION);
+    return fail_below(an, prefix, &terr, DESERT_E_DESERIALIZATION);
   }
-  size_t end = desert_reader_offset(an->r);
-  unit_clear(&an->u, SIZE_MAX);
-  print_unit(&an->u, &an->t, an->printed, end, outer);
-  an->printed = end;
+  print_structure(an, outer);
   return CLI_EXIT_OK;
+}
+
+/* A record of version 0 on the wire (docs/format.md §9: the version byte,
+ * then each field that is not transient in declaration order, an optional
+ * one as its option tag and value), field by field. */
+static int annotate_record(annot *an, const desert_type *t, const char *prefix, unsigned depth,
+                           desert_value_arena *va) {
+  char outer[600], fp[512];
+  structure_label(outer, sizeof outer, prefix, t->kind);
+  uint8_t version;
+  if (desert_read_u8(an->r, &version)) return part_failure(an, prefix, outer);
+  for (size_t i = 0; i < t->u.record.field_count; i++) {
+    const desert_type_field *f = &t->u.record.fields[i];
+    if (f->flags & DESERT_FIELD_TRANSIENT) continue;
+    print_structure(an, outer);
+    join_path(fp, sizeof fp, prefix, f->name);
+    if (f->flags & DESERT_FIELD_OPTIONAL) {
+      /* the tag is the record's structure, as in a record decoded whole */
+      bool some = false;
+      if (desert_read_option(an->r, &some)) return part_failure(an, fp, outer);
+      print_structure(an, outer);
+      if (!some) continue;
+    }
+    int rc = annotate_node(an, f->type, fp, depth + 1, va);
+    if (rc) return rc;
+  }
+  print_structure(an, outer);
+  return CLI_EXIT_OK;
+}
+
+/* The value of type t at path prefix: collections and plain records (no
+ * evolution steps, version 0 on the wire) part by part, anything else as
+ * one unit. */
+static int annotate_node(annot *an, const desert_type *type, const char *prefix, unsigned depth,
+                         desert_value_arena *va) {
+  const desert_type *t = desert_type_resolve(type);
+  if (t && depth < ANNOTATE_WALK_DEPTH && depth < an->lim.max_depth) {
+    if (t->kind == DESERT_TYPE_SET || (t->kind == DESERT_TYPE_LIST && !t->u.coll.has_length))
+      return annotate_collection(an, t, prefix, depth, va);
+    /* The version byte is looked at in the tee's copy, not read: any other
+     * version leaves the record to the unit path. */
+    if (t->kind == DESERT_TYPE_RECORD && t->u.record.step_count == 0 &&
+        desert_reader_ensure(an->r, 1) && an->t.buf[desert_reader_offset(an->r) - an->t.base] == 0)
+      return annotate_record(an, t, prefix, depth, va);
+  }
+  return annotate_unit(an, type, prefix, va);
 }
 
 int cli_annotate(const cli_schema_args *a, const desert_schema *s, const desert_options *o,
@@ -376,15 +469,15 @@ int cli_annotate(const cli_schema_args *a, const desert_schema *s, const desert_
     in_len = SIZE_MAX / 32;
   }
   cli_schema_limits(a, in_len, &an.lim);
-  if (!rc) rc = annotate_stream(&an, s, va);
+  an.root = s->root;
+  if (!rc) rc = annotate_node(&an, s->root, "", 0, va);
   if (!rc && !desert_reader_at_end(an.r)) {
     if (desert_reader_status(an.r) == DESERT_E_READ_INPUT) {
       cli_io_error("decode", an.t.err, "cannot read '%s'", an.file);
       rc = CLI_EXIT_IO;
     } else {
       size_t total = tee_total(&an.t);
-      printf("%08zx  %zu trailing bytes not used by the value\n", an.printed,
-             total - an.printed);
+      printf("%08zx  %zu trailing bytes not used by the value\n", an.printed, total - an.printed);
       rc = cli_check_trailing(an.file, an.printed, total, a->allow_trailing);
     }
   }

@@ -20,7 +20,8 @@ Checks, with inputs generated here:
     decode at no more than the bytes plus the JSON plus 32 MiB;
   * a 25 MiB JSON whose root is a record (lists of records, a map, keys
     in shuffled order, absent optional fields) encodes within 3x its size
-    (with --max-rss-mib) and decodes to the same values.
+    (with --max-rss-mib) and decodes to the same values, and --annotate of
+    its bytes labels every element within N MiB.
 Exit 0 when everything holds; failures are listed on stderr.
 """
 import json
@@ -270,7 +271,25 @@ def main():
     with open(P("dataset.out.json"), "rb") as f:
         back = json.loads(f.read())
     check(back == doc, "record root: decoded values differ from the source")
-    for name in ("dataset.json", "dataset.bin", "dataset.out.json"):
+    # --annotate walks the record root's fields and its collections element
+    # by element: memory independent of the file, every element labelled.
+    code, err, rss = run_rss([desert, "decode", "--annotate", "--schema", rschema,
+                              P("dataset.bin")], stdout_path=P("dataset.ann"))
+    check(code == 0, "--annotate record root: exit %d: %s" % (code, err))
+    want = [b"$.ids[219999] (i32)", b"$.users[219999].score (f64)",
+            b"$.users [list structure]", b"$.meta[999][1] (string)"]
+    seen = set()
+    with open(P("dataset.ann"), "rb") as f:
+        for line in f:
+            seen.update(w for w in want if w in line)
+    check(seen == set(want), "--annotate record root: labels missing: %r" %
+          [w for w in want if w not in seen])
+    if max_rss is not None:
+        check(rss <= max_rss, "--annotate record root: peak RSS %.1f MiB above %.0f"
+              % (rss, max_rss))
+    print("--annotate of a %.1f MiB record root: peak RSS %.1f MiB"
+          % (os.path.getsize(P("dataset.bin")) / 2**20, rss))
+    for name in ("dataset.json", "dataset.bin", "dataset.out.json", "dataset.ann"):
         os.remove(P(name))
 
     if failures:
