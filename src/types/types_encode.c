@@ -640,9 +640,10 @@ desert_status desert_type_encode(desert_writer *w, const desert_type *t, const d
 
 desert_status desert_type_write_begin(desert_writer *w, const desert_type *t,
                                       desert_record_writer *rw) {
-  t = desert_type_resolve(t);
   if (!w || !t || !rw) return DESERT_E_ARGUMENT;
   desert_w_live(w);
+  t = desert_type_resolve(t);
+  if (!t) return DESERT_E_ARGUMENT;
   if (t->kind == DESERT_TYPE_MAP) return desert_types_write_begin(w, &desert_types_map_entry, rw);
   if (t->kind != DESERT_TYPE_RECORD && t->kind != DESERT_TYPE_TUPLE) return DESERT_E_ARGUMENT;
   if (!t->impl_) return DESERT_E_STATE;
