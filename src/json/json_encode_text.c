@@ -16,6 +16,7 @@
  * succeeds is therefore held to equal that path's bytes (test_json_encode_text
  * and the fuzz_schema_json harness compare the two).
  * SPDX-License-Identifier: MIT */
+#include <stddef.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -49,21 +50,40 @@ static const char *skip_ws(const char *p, const char *end) {
 /* From the first byte of a value, the byte that ends it: the ',' or the
  * closing bracket of the container it sits in, or `end`. Strings and
  * brackets only; the value's own syntax is checked when it is encoded. */
+enum { SCAN_PLAIN = 0, SCAN_QUOTE, SCAN_OPEN, SCAN_CLOSE, SCAN_COMMA };
+static const unsigned char scan_class[256] = {
+    ['"'] = SCAN_QUOTE, ['['] = SCAN_OPEN,  ['{'] = SCAN_OPEN,
+    [']'] = SCAN_CLOSE, ['}'] = SCAN_CLOSE, [','] = SCAN_COMMA,
+};
+
 static const char *value_end(const char *p, const char *end) {
   size_t depth = 0;
   for (; p < end; p++) {
-    char c = *p;
-    if (c == '"') {
-      for (p++; p < end && *p != '"'; p++)
-        if (*p == '\\') p++;
-      if (p >= end) return NULL;
-    } else if (c == '[' || c == '{') {
+    /* every walked level scans its text again: one table load per byte
+     * outside strings, memchr to the closing quote inside them */
+    switch (scan_class[(unsigned char)*p]) {
+    case SCAN_PLAIN:
+      break;
+    case SCAN_QUOTE:
+      for (;;) {
+        const char *q = memchr(p + 1, '"', (size_t)(end - p - 1));
+        if (!q) return NULL;
+        size_t slashes = 0;
+        while (q - slashes > p + 1 && q[-1 - (ptrdiff_t)slashes] == '\\') slashes++;
+        p = q;
+        if (slashes % 2 == 0) break; /* not escaped */
+      }
+      break;
+    case SCAN_OPEN:
       depth++;
-    } else if (c == ']' || c == '}') {
+      break;
+    case SCAN_CLOSE:
       if (depth == 0) return p;
       depth--;
-    } else if (c == ',' && depth == 0) {
-      return p;
+      break;
+    default: /* SCAN_COMMA */
+      if (depth == 0) return p;
+      break;
     }
   }
   return depth == 0 ? end : NULL;

@@ -962,8 +962,13 @@ desert_status desert_json_to_value_opt(const desert_type *t, bool optional, cons
   memset(&cv, 0, offsetof(convctx, path));
   cv.a = a;
   cv.err = err;
-  snprintf(cv.path, sizeof cv.path, "%s", path ? path : "$");
-  cv.plen = strlen(cv.path);
+  /* a bounded copy, not snprintf: the text encoder calls this per leaf */
+  const char *pp = path ? path : "$";
+  size_t pl = 0;
+  while (pl < sizeof cv.path - 1 && pp[pl]) pl++;
+  memcpy(cv.path, pp, pl);
+  cv.path[pl] = '\0';
+  cv.plen = pl;
   if (err) {
     err->kind = DESERT_JSON_ERR_NONE;
     err->status = DESERT_OK;
