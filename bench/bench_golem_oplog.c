@@ -24,8 +24,11 @@
  *   batch_deserialize_copy the same, then every payload block copied into
  *                          row-owned memory, as desert-rust's Vec<u8>s own
  *                          their bytes (strings stay views);
- *   entries_serialize      one message per entry, a writer created per entry
- *                          and kept as the message;
+ *   entries_serialize      one message per entry: one writer (made at setup)
+ *                          writes each and desert_writer_detach hands its
+ *                          buffer over as the kept message;
+ *   entries_serialize_heap the same with a writer created per entry and kept
+ *                          as the message (the form before detach existed);
  *   entries_deserialize    each entry's message read back with one reader
  *                          and its output arena, all values alive.
  * Verified before timing: the list message is the count followed by exactly
@@ -43,7 +46,14 @@
 #include "bench_golem_oplog.h"
 #include "desert.h"
 
-enum { GO_BATCH_SER, GO_BATCH_DE, GO_BATCH_DE_COPY, GO_ENTRIES_SER, GO_ENTRIES_DE };
+enum {
+  GO_BATCH_SER,
+  GO_BATCH_DE,
+  GO_BATCH_DE_COPY,
+  GO_ENTRIES_SER,
+  GO_ENTRIES_SER_HEAP,
+  GO_ENTRIES_DE
+};
 
 typedef struct golem_state {
   int mode;
@@ -56,13 +66,15 @@ typedef struct golem_state {
   size_t entries_total;
   uint8_t *list; /* the reference list message */
   size_t list_len;
-  desert_writer *w;      /* batch_serialize: this op's message */
-  desert_writer **ws;    /* entries_serialize: the messages of this op */
+  desert_writer *w;    /* batch_serialize: this op's message */
+  desert_writer **ws;  /* entries_serialize_heap: the messages of this op */
+  desert_writer *wd;   /* entries_serialize: the one writer */
+  desert_buffer *bufs; /* entries_serialize: the messages of this op, detached */
   desert_reader *r;
   desert_decode_arena *da;
   bench_golem_root dec_root;
-  golem_entry *dec;      /* entries_deserialize */
-  uint8_t *copy;         /* batch_deserialize_copy: the owned payload bytes */
+  golem_entry *dec; /* entries_deserialize */
+  uint8_t *copy;    /* batch_deserialize_copy: the owned payload bytes */
   size_t copy_cap, payload_total;
 } golem_state;
 
@@ -198,7 +210,9 @@ static int golem_make(golem_entry *e, golem_aux *a, size_t idx) {
 
 size_t golem_payloads(const golem_entry *e, desert_bytes out[2]) {
   switch (e->tag) {
-  case bench_golem_GolemOplogEntry_tag_Create: out[0] = e->Create.args.left; return 1;
+  case bench_golem_GolemOplogEntry_tag_Create:
+    out[0] = e->Create.args.left;
+    return 1;
   case bench_golem_GolemOplogEntry_tag_ImportedFunctionInvoked:
     out[0] = e->ImportedFunctionInvoked.request.left;
     out[1] = e->ImportedFunctionInvoked.response.left;
@@ -209,11 +223,14 @@ size_t golem_payloads(const golem_entry *e, desert_bytes out[2]) {
   case bench_golem_GolemOplogEntry_tag_ExportedFunctionCompleted:
     out[0] = e->ExportedFunctionCompleted.response.left;
     return 1;
-  case bench_golem_GolemOplogEntry_tag_PendingUpdate: out[0] = e->PendingUpdate.payload.left; return 1;
+  case bench_golem_GolemOplogEntry_tag_PendingUpdate:
+    out[0] = e->PendingUpdate.payload.left;
+    return 1;
   case bench_golem_GolemOplogEntry_tag_CompletePromise:
     out[0] = e->CompletePromise.data.left;
     return 1;
-  default: return 0;
+  default:
+    return 0;
   }
 }
 
@@ -240,6 +257,8 @@ static void golem_free_ws(golem_state *s) {
       desert_writer_free(s->ws[i]);
       s->ws[i] = NULL;
     }
+  if (s->bufs)
+    for (size_t i = 0; i < GOLEM_N; i++) desert_buffer_free(&s->bufs[i]);
   desert_writer_free(s->w);
   s->w = NULL;
 }
@@ -249,6 +268,8 @@ static void golem_teardown(void *p) {
   if (!s) return;
   golem_free_ws(s);
   free(s->ws);
+  free(s->bufs);
+  desert_writer_free(s->wd);
   desert_reader_free(s->r);
   desert_decode_arena_free(s->da);
   golem_free_aux(s->aux);
@@ -268,7 +289,8 @@ static int golem_encode_copy(golem_state *s, const golem_entry *e, const bench_g
                              uint8_t **out, size_t *len) {
   desert_writer *w;
   if (desert_writer_create(&s->opt, &w)) return -1;
-  desert_status st = e ? bench_golem_encode_GolemOplogEntry(w, e) : bench_golem_encode_root(w, root);
+  desert_status st =
+      e ? bench_golem_encode_GolemOplogEntry(w, e) : bench_golem_encode_root(w, root);
   const uint8_t *data = desert_writer_data(w, len);
   if (!st && (*out = malloc(*len ? *len : 1))) memcpy(*out, data, *len);
   desert_writer_free(w);
@@ -286,7 +308,9 @@ static void *golem_setup(int mode, desert_isa isa, codec_info *info) {
   s->len = calloc(GOLEM_N, sizeof *s->len);
   s->dec = calloc(GOLEM_N, sizeof *s->dec);
   s->ws = calloc(GOLEM_N, sizeof *s->ws);
-  if (!s->entries || !s->aux || !s->msg || !s->len || !s->dec || !s->ws) goto fail;
+  s->bufs = calloc(GOLEM_N, sizeof *s->bufs);
+  if (!s->entries || !s->aux || !s->msg || !s->len || !s->dec || !s->ws || !s->bufs) goto fail;
+  if (desert_writer_create(&s->opt, &s->wd)) goto fail;
   if (golem_make_all(s->entries, s->aux, &s->payload_total)) goto fail;
   s->root.items = s->entries;
   s->root.count = GOLEM_N;
@@ -305,7 +329,10 @@ static void *golem_setup(int mode, desert_isa isa, codec_info *info) {
       desert_reader_set_output_arena(s->r, s->da))
     goto fail;
   if (mode == GO_BATCH_DE_COPY && !(s->copy = malloc(s->payload_total))) goto fail;
-  info->bytes_per_op = mode == GO_ENTRIES_SER || mode == GO_ENTRIES_DE ? s->entries_total : s->list_len;
+  info->bytes_per_op =
+      mode == GO_ENTRIES_SER || mode == GO_ENTRIES_SER_HEAP || mode == GO_ENTRIES_DE
+          ? s->entries_total
+          : s->list_len;
   info->items_per_op = GOLEM_N;
   return s;
 fail:
@@ -365,7 +392,20 @@ static uint64_t golem_batch_de_copy(golem_state *s) {
   return off == SIZE_MAX ? 0 : r + off;
 }
 
+/* One writer makes every message; each is detached into its own buffer,
+ * kept until the next op (as desert-rust keeps a Vec per entry). */
 static uint64_t golem_entries_ser(golem_state *s) {
+  golem_free_ws(s);
+  size_t total = 0;
+  for (size_t i = 0; i < GOLEM_N; i++) {
+    if (bench_golem_encode_GolemOplogEntry(s->wd, &s->entries[i])) return 0;
+    if (desert_writer_detach(s->wd, &s->bufs[i])) return 0;
+    total += s->bufs[i].len;
+  }
+  return total;
+}
+
+static uint64_t golem_entries_ser_heap(golem_state *s) {
   golem_free_ws(s);
   size_t total = 0;
   for (size_t i = 0; i < GOLEM_N; i++) {
@@ -391,11 +431,18 @@ static uint64_t golem_run(void *p, size_t i) {
   (void)i;
   golem_state *s = p;
   switch (s->mode) {
-  case GO_BATCH_SER: return golem_batch_ser(s);
-  case GO_BATCH_DE: return golem_batch_de(s);
-  case GO_BATCH_DE_COPY: return golem_batch_de_copy(s);
-  case GO_ENTRIES_SER: return golem_entries_ser(s);
-  default: return golem_entries_de(s);
+  case GO_BATCH_SER:
+    return golem_batch_ser(s);
+  case GO_BATCH_DE:
+    return golem_batch_de(s);
+  case GO_BATCH_DE_COPY:
+    return golem_batch_de_copy(s);
+  case GO_ENTRIES_SER:
+    return golem_entries_ser(s);
+  case GO_ENTRIES_SER_HEAP:
+    return golem_entries_ser_heap(s);
+  default:
+    return golem_entries_de(s);
   }
 }
 
@@ -445,7 +492,8 @@ static int golem_check_list(golem_state *s, const uint8_t *list, size_t list_len
   if (st || desert_reader_offset(r) != list_len || root.count != GOLEM_N)
     bad = codec_fail(msg, cap, "%s: decode %s, %zu of %zu bytes", what, desert_status_name(st),
                      desert_reader_offset(r), list_len);
-  for (size_t i = 0; !bad && i < GOLEM_N; i++) bad = golem_check_entry(s, &root.items[i], i, what, msg, cap);
+  for (size_t i = 0; !bad && i < GOLEM_N; i++)
+    bad = golem_check_entry(s, &root.items[i], i, what, msg, cap);
   desert_reader_free(r);
   return bad;
 }
@@ -501,6 +549,12 @@ static int golem_verify(void *p, char *msg, size_t cap) {
     return golem_check_list(s, data, len, "batch_serialize", msg, cap);
   }
   case GO_ENTRIES_SER:
+    for (size_t i = 0; i < GOLEM_N; i++)
+      if (codec_check_bytes("entries_serialize", s->bufs[i].data, s->bufs[i].len, s->msg[i],
+                            s->len[i], msg, cap))
+        return 1;
+    return 0;
+  case GO_ENTRIES_SER_HEAP:
     for (size_t i = 0; i < GOLEM_N; i++) {
       size_t len;
       const uint8_t *data = desert_writer_data(s->ws[i], &len);
@@ -524,15 +578,16 @@ static int golem_verify(void *p, char *msg, size_t cap) {
 
 /* ---- table ------------------------------------------------------------------------------ */
 
-#define GO_SETUP(name, mode)                                                           \
-  static void *golem_setup_##name(desert_isa isa, size_t param, codec_info *info) {    \
-    (void)param;                                                                       \
-    return golem_setup(mode, isa, info);                                               \
+#define GO_SETUP(name, mode)                                                        \
+  static void *golem_setup_##name(desert_isa isa, size_t param, codec_info *info) { \
+    (void)param;                                                                    \
+    return golem_setup(mode, isa, info);                                            \
   }
 GO_SETUP(batch_ser, GO_BATCH_SER)
 GO_SETUP(batch_de, GO_BATCH_DE)
 GO_SETUP(batch_de_copy, GO_BATCH_DE_COPY)
 GO_SETUP(entries_ser, GO_ENTRIES_SER)
+GO_SETUP(entries_ser_heap, GO_ENTRIES_SER_HEAP)
 GO_SETUP(entries_de, GO_ENTRIES_DE)
 
 // clang-format off
@@ -548,8 +603,12 @@ static const codec_case bench_golem_oplog_cases[] = {
    -1, CODEC_FAULTS, 0, 0, golem_setup_batch_de_copy, golem_verify, golem_run, golem_teardown,
    NULL},
   {"golem_entries1024_serialize", "desert",
-   "1,024 Golem oplog entries, one message each, a writer created per entry (kept)",
+   "1,024 Golem oplog entries, one message each: one writer, each message detached (kept)",
    -1, CODEC_FAULTS, 0, 0, golem_setup_entries_ser, golem_verify, golem_run, golem_teardown, NULL},
+  {"golem_entries1024_serialize_heap", "desert",
+   "1,024 Golem oplog entries, one message each, a writer created per entry (kept)",
+   -1, CODEC_FAULTS, 0, 0, golem_setup_entries_ser_heap, golem_verify, golem_run, golem_teardown,
+   NULL},
   {"golem_entries1024_deserialize", "desert",
    "1,024 Golem oplog entries read one message each: one reader, output arena",
    -1, CODEC_FAULTS, 0, 0, golem_setup_entries_de, golem_verify, golem_run, golem_teardown, NULL},

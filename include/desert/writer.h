@@ -180,6 +180,36 @@ DESERT_API size_t desert_writer_size(const desert_writer *w);
 DESERT_API const uint8_t *desert_writer_data(const desert_writer *w, size_t *len);
 /* The first error, or DESERT_OK. */
 DESERT_API desert_status desert_writer_status(const desert_writer *w);
+/* A message taken out of a writer (desert_writer_detach): data[0..len) are
+ * its bytes, in an allocation of cap bytes made with `allocator` (the
+ * caller's allocator of the writer's options; when it is the default, as in
+ * desert_options_init, the memory is malloc's and free() may release it).
+ * Release it with desert_buffer_free. */
+typedef struct desert_buffer {
+  uint8_t *data;
+  size_t len;
+  size_t cap;
+  desert_allocator allocator;
+} desert_buffer;
+/* Hands the finished message over to the caller, so that many messages can
+ * be kept without a writer each: one writer makes them one after another
+ * and each detach takes the bytes out. In the writer's own growable mode
+ * (the default), with no record or enum open: a message in a buffer the
+ * writer allocated is handed over as it is, with no copy (cap is then
+ * that buffer's size); one still in the writer's inline buffer or in its
+ * caller storage (desert_writer_init) is copied into an allocation of
+ * exactly len bytes (1 for an empty message). Then the writer is reset
+ * (desert_writer_reset) for the next message, with its inline buffer as its
+ * own again. DESERT_E_STATE in a fixed-buffer, size-only or streaming
+ * writer or inside an open record; the writer's sticky error if it failed
+ * (the message is not one); DESERT_E_NOMEM if the copy cannot be made (the
+ * writer keeps its message). On these failures *out is zeroed and the
+ * writer unchanged; w or out NULL is DESERT_E_ARGUMENT, nothing written. */
+DESERT_API desert_status desert_writer_detach(desert_writer *w, desert_buffer *out);
+/* Releases a detached message and zeroes *b; NULL or a zeroed buffer is a
+ * no-op. */
+DESERT_API void desert_buffer_free(desert_buffer *b);
+
 /* Records a caller-detected error (a value the caller cannot encode, a
  * nesting bound of its own) as the writer's sticky error, if none is set
  * yet, so that the partial output is never taken for a message. Returns the

@@ -351,6 +351,48 @@ void desert_writer_count_only(desert_writer *w) {
   switch_done(w, pending);
 }
 
+desert_status desert_writer_detach(desert_writer *w, desert_buffer *out) {
+  if (!w || !out) return DESERT_E_ARGUMENT;
+  desert_w_live(w);
+  memset(out, 0, sizeof *out);
+  if (w->status) return w->status;
+  if (w->main.mode != DESERT_WMODE_GROW || w->sink_room || w->t != &w->main || w->depth)
+    return DESERT_E_STATE;
+  /* The caller's allocator, not a storage writer's spare (whose blocks
+   * live in the caller's storage and go with it). */
+  const desert_allocator a = desert_spare_options(&w->spare, &w->opt)->allocator;
+  uint8_t *d = w->main.data;
+  const size_t len = w->main.len;
+  const bool in_storage =
+      d == w->main.inl || (w->spare.begin && d >= w->spare.begin && d < w->spare.end);
+  if (!in_storage && d == w->own) {
+    /* a buffer from the caller's allocator (the spare passes on what it
+     * cannot hold): the message itself */
+    out->data = d;
+    out->cap = w->own_cap;
+    w->own = w->main.inl;
+    w->own_cap = DESERT_W_INLINE;
+    w->main.data = w->main.inl;
+    w->main.cap = DESERT_W_INLINE;
+  } else {
+    uint8_t *p = desert_mem_alloc(&a, len ? len : 1);
+    if (!p) return DESERT_E_NOMEM;
+    if (len) memcpy(p, d, len);
+    out->data = p;
+    out->cap = len ? len : 1;
+  }
+  out->len = len;
+  out->allocator = a;
+  desert_writer_reset(w);
+  return DESERT_OK;
+}
+
+void desert_buffer_free(desert_buffer *b) {
+  if (!b) return;
+  if (b->data) desert_mem_free(&b->allocator, b->data, b->cap);
+  memset(b, 0, sizeof *b);
+}
+
 size_t desert_writer_size(const desert_writer *w) { return w ? w->main.len : 0; }
 
 const uint8_t *desert_writer_data(const desert_writer *w, size_t *len) {
