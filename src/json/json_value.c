@@ -964,8 +964,8 @@ desert_status desert_json_to_value_opt(const desert_type *t, bool optional, cons
   cv.err = err;
   /* a bounded copy, not snprintf: the text encoder calls this per leaf */
   const char *pp = path ? path : "$";
-  size_t pl = 0;
-  while (pl < sizeof cv.path - 1 && pp[pl]) pl++;
+  size_t pl = strlen(pp);
+  if (pl > sizeof cv.path - 1) pl = sizeof cv.path - 1;
   memcpy(cv.path, pp, pl);
   cv.path[pl] = '\0';
   cv.plen = pl;
