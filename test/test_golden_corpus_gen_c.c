@@ -32,19 +32,7 @@
 #include "golden_corpus_gen_c_table.h"
 #undef GC_SCHEMA
 
-static int failures;
-static size_t checks;
-
-#define CHECK(cond, ...)                                   \
-  do {                                                     \
-    checks++;                                              \
-    if (!(cond)) {                                         \
-      failures++;                                          \
-      fprintf(stderr, "FAIL %s:%d: ", __FILE__, __LINE__); \
-      fprintf(stderr, __VA_ARGS__);                        \
-      fputc('\n', stderr);                                 \
-    }                                                      \
-  } while (0)
+#include "gen_c/gen_c_check.h"
 
 /* One generated schema behind type-erased calls (value pointers are the
  * generated root type of that schema). */

@@ -19,19 +19,7 @@
 
 #include "deep.h"
 
-static int failures;
-static size_t checks;
-
-#define CHECK(cond, ...)                                   \
-  do {                                                     \
-    checks++;                                              \
-    if (!(cond)) {                                         \
-      failures++;                                          \
-      fprintf(stderr, "FAIL %s:%d: ", __FILE__, __LINE__); \
-      fprintf(stderr, __VA_ARGS__);                        \
-      fputc('\n', stderr);                                 \
-    }                                                      \
-  } while (0)
+#include "gen_c_check.h"
 
 /* The generated functions of one public type, through void pointers. */
 typedef struct gen_type {

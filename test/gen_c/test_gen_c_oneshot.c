@@ -16,19 +16,7 @@
 
 #include "os.h"
 
-static int failures;
-static size_t checks;
-
-#define CHECK(cond, ...)                                   \
-  do {                                                     \
-    checks++;                                              \
-    if (!(cond)) {                                         \
-      failures++;                                          \
-      fprintf(stderr, "FAIL %s:%d: ", __FILE__, __LINE__); \
-      fprintf(stderr, __VA_ARGS__);                        \
-      fputc('\n', stderr);                                 \
-    }                                                      \
-  } while (0)
+#include "gen_c_check.h"
 
 static uint8_t *read_file(const char *dir, const char *name, size_t *len) {
   char path[1024];
