@@ -11,8 +11,11 @@
 #   bash scripts/test.sh [preset...]        (default: ci asan clang-ci fuzz)
 # Environment: DESERT_BUILD_ROOT (default ./build; a preset builds in
 # $DESERT_BUILD_ROOT/<preset>), DESERT_JOBS (default 2), DESERT_SKIP_DEPS=1
-# (do not check packages). With CI=true, DESERT_REQUIRE_GOLDEN=1 is exported:
-# a missing ../shared/golden/dataset1.bin then fails instead of skipping.
+# (do not check packages), DESERT_KEEP_BUILDS (default 0 with CI=true, 1
+# otherwise: 0 deletes a preset's build tree once it has passed, keeping only
+# its log, so the four presets never hold their ~2 GB each at once).
+# With CI=true, DESERT_REQUIRE_GOLDEN=1 is exported: a missing
+# ../shared/golden/dataset1.bin then fails instead of skipping.
 # Every preset runs even if an earlier one failed; the exit status is
 # non-zero if any stage failed.
 set -uo pipefail
@@ -24,13 +27,22 @@ jobs=${DESERT_JOBS:-2}
 presets=("$@")
 [ ${#presets[@]} -gt 0 ] || presets=(ci asan clang-ci fuzz)
 
+keep_builds=${DESERT_KEEP_BUILDS:-1}
 if [ "${CI:-}" = true ] || [ "${CI:-}" = 1 ]; then
   export DESERT_REQUIRE_GOLDEN=1
+  keep_builds=${DESERT_KEEP_BUILDS:-0}
 fi
 export UBSAN_OPTIONS=${UBSAN_OPTIONS:-print_stacktrace=1}
 export CTEST_OUTPUT_ON_FAILURE=1
 
 t_start=$SECONDS
+# A full disk shows up as a linker error deep in a build; say it up front.
+mkdir -p "$build_root"
+free_kib=$(df -Pk "$build_root" | awk 'NR == 2 { print $4 }')
+if [ -n "$free_kib" ] && [ "$free_kib" -lt $((6 * 1024 * 1024)) ]; then
+  echo "test.sh: warning: only $((free_kib / 1024)) MiB free under $build_root;" \
+    "the presets need about 3 GiB at once with DESERT_KEEP_BUILDS=0, more without" >&2
+fi
 if [ "${DESERT_SKIP_DEPS:-0}" != 1 ]; then
   t0=$SECONDS
   bash "$src/scripts/setup-deps.sh" || { echo "test.sh: installing packages failed" >&2; exit 1; }
@@ -67,6 +79,15 @@ run_stage() {
   return $rc
 }
 
+# prune_build <preset> <dir> <log>: with DESERT_KEEP_BUILDS=0, once a preset
+# has passed, drop its build tree but keep its log (a failed preset keeps
+# everything for the post-mortem).
+prune_build() {
+  [ "$keep_builds" = 0 ] || return 0
+  grep -qE '^100% tests passed|^fuzz smoke: .* 0 failed' "$3" 2>/dev/null || return 0
+  mv "$3" "$build_root/$1.log" && rm -rf "$2" && echo "test.sh: $1 passed; build tree removed (log: $build_root/$1.log)"
+}
+
 for preset in "${presets[@]}"; do
   dir=$build_root/$preset
   if [ "$preset" = fuzz ]; then
@@ -85,6 +106,7 @@ for preset in "${presets[@]}"; do
       tee "$4"' _ "$src" "$dir" "${DESERT_FUZZ_SECONDS:-10}" "$log" || failed=1
     summary=$(grep -E '^fuzz smoke: ' "$log" 2>/dev/null | tail -n 1)
     summaries+=("fuzz: ${summary:-no smoke summary (see $log)}")
+    prune_build fuzz "$dir" "$log"
     continue
   fi
   if ! run_stage "$preset" configure cmake --preset "$preset" -B "$dir"; then
@@ -112,6 +134,7 @@ for preset in "${presets[@]}"; do
     _ "$log" "$dir" "$jobs" "${extra[@]}" || failed=1
   summary=$(grep -E '^[0-9]+% tests passed' "$log" 2>/dev/null | tail -n 1)
   summaries+=("$preset: ${summary:-no ctest summary (see $log)}")
+  prune_build "$preset" "$dir" "$log"
 done
 
 printf '\n===== summary =====\n'
