@@ -29,6 +29,10 @@
  *                          buffer over as the kept message;
  *   entries_serialize_heap the same with a writer created per entry and kept
  *                          as the message (the form before detach existed);
+ *   batch_serialize_alloc / entries_serialize_alloc
+ *                          the same messages through the generated one-shot
+ *                          _encode_alloc: a counting pass, one malloc of
+ *                          the exact size, the message written into it;
  *   entries_deserialize    each entry's message read back with one reader
  *                          and its output arena, all values alive.
  * Verified before timing: the list message is the count followed by exactly
@@ -52,7 +56,9 @@ enum {
   GO_BATCH_DE_COPY,
   GO_ENTRIES_SER,
   GO_ENTRIES_SER_HEAP,
-  GO_ENTRIES_DE
+  GO_ENTRIES_DE,
+  GO_BATCH_SER_ALLOC,
+  GO_ENTRIES_SER_ALLOC
 };
 
 typedef struct golem_state {
@@ -70,6 +76,8 @@ typedef struct golem_state {
   desert_writer **ws;  /* entries_serialize_heap: the messages of this op */
   desert_writer *wd;   /* entries_serialize: the one writer */
   desert_buffer *bufs; /* entries_serialize: the messages of this op, detached */
+  uint8_t **am;        /* *_serialize_alloc: the messages of this op (malloc'd) */
+  size_t *alen;
   desert_reader *r;
   desert_decode_arena *da;
   bench_golem_root dec_root;
@@ -259,6 +267,11 @@ static void golem_free_ws(golem_state *s) {
     }
   if (s->bufs)
     for (size_t i = 0; i < GOLEM_N; i++) desert_buffer_free(&s->bufs[i]);
+  if (s->am)
+    for (size_t i = 0; i < GOLEM_N; i++) {
+      free(s->am[i]);
+      s->am[i] = NULL;
+    }
   desert_writer_free(s->w);
   s->w = NULL;
 }
@@ -269,6 +282,8 @@ static void golem_teardown(void *p) {
   golem_free_ws(s);
   free(s->ws);
   free(s->bufs);
+  free(s->am);
+  free(s->alen);
   desert_writer_free(s->wd);
   desert_reader_free(s->r);
   desert_decode_arena_free(s->da);
@@ -309,7 +324,11 @@ static void *golem_setup(int mode, desert_isa isa, codec_info *info) {
   s->dec = calloc(GOLEM_N, sizeof *s->dec);
   s->ws = calloc(GOLEM_N, sizeof *s->ws);
   s->bufs = calloc(GOLEM_N, sizeof *s->bufs);
-  if (!s->entries || !s->aux || !s->msg || !s->len || !s->dec || !s->ws || !s->bufs) goto fail;
+  s->am = calloc(GOLEM_N, sizeof *s->am);
+  s->alen = calloc(GOLEM_N, sizeof *s->alen);
+  if (!s->entries || !s->aux || !s->msg || !s->len || !s->dec || !s->ws || !s->bufs || !s->am ||
+      !s->alen)
+    goto fail;
   if (desert_writer_create(&s->opt, &s->wd)) goto fail;
   if (golem_make_all(s->entries, s->aux, &s->payload_total)) goto fail;
   s->root.items = s->entries;
@@ -329,10 +348,10 @@ static void *golem_setup(int mode, desert_isa isa, codec_info *info) {
       desert_reader_set_output_arena(s->r, s->da))
     goto fail;
   if (mode == GO_BATCH_DE_COPY && !(s->copy = malloc(s->payload_total))) goto fail;
-  info->bytes_per_op =
-      mode == GO_ENTRIES_SER || mode == GO_ENTRIES_SER_HEAP || mode == GO_ENTRIES_DE
-          ? s->entries_total
-          : s->list_len;
+  info->bytes_per_op = mode == GO_ENTRIES_SER || mode == GO_ENTRIES_SER_HEAP ||
+                               mode == GO_ENTRIES_DE || mode == GO_ENTRIES_SER_ALLOC
+                           ? s->entries_total
+                           : s->list_len;
   info->items_per_op = GOLEM_N;
   return s;
 fail:
@@ -416,6 +435,24 @@ static uint64_t golem_entries_ser_heap(golem_state *s) {
   return total;
 }
 
+/* The generated one-shot encoders: a counting pass, one malloc of the
+ * exact size, then the message written into it (kept until the next op). */
+static uint64_t golem_batch_ser_alloc(golem_state *s) {
+  golem_free_ws(s);
+  if (bench_golem_root_encode_alloc(&s->root, &s->am[0], &s->alen[0])) return 0;
+  return s->alen[0];
+}
+
+static uint64_t golem_entries_ser_alloc(golem_state *s) {
+  golem_free_ws(s);
+  size_t total = 0;
+  for (size_t i = 0; i < GOLEM_N; i++) {
+    if (bench_golem_GolemOplogEntry_encode_alloc(&s->entries[i], &s->am[i], &s->alen[i])) return 0;
+    total += s->alen[i];
+  }
+  return total;
+}
+
 static uint64_t golem_entries_de(golem_state *s) {
   desert_decode_arena_reset(s->da);
   uint64_t acc = 0;
@@ -441,6 +478,10 @@ static uint64_t golem_run(void *p, size_t i) {
     return golem_entries_ser(s);
   case GO_ENTRIES_SER_HEAP:
     return golem_entries_ser_heap(s);
+  case GO_BATCH_SER_ALLOC:
+    return golem_batch_ser_alloc(s);
+  case GO_ENTRIES_SER_ALLOC:
+    return golem_entries_ser_alloc(s);
   default:
     return golem_entries_de(s);
   }
@@ -554,6 +595,14 @@ static int golem_verify(void *p, char *msg, size_t cap) {
                             s->len[i], msg, cap))
         return 1;
     return 0;
+  case GO_BATCH_SER_ALLOC:
+    return golem_check_list(s, s->am[0], s->alen[0], "batch_serialize_alloc", msg, cap);
+  case GO_ENTRIES_SER_ALLOC:
+    for (size_t i = 0; i < GOLEM_N; i++)
+      if (codec_check_bytes("entries_serialize_alloc", s->am[i], s->alen[i], s->msg[i], s->len[i],
+                            msg, cap))
+        return 1;
+    return 0;
   case GO_ENTRIES_SER_HEAP:
     for (size_t i = 0; i < GOLEM_N; i++) {
       size_t len;
@@ -589,12 +638,18 @@ GO_SETUP(batch_de_copy, GO_BATCH_DE_COPY)
 GO_SETUP(entries_ser, GO_ENTRIES_SER)
 GO_SETUP(entries_ser_heap, GO_ENTRIES_SER_HEAP)
 GO_SETUP(entries_de, GO_ENTRIES_DE)
+GO_SETUP(batch_ser_alloc, GO_BATCH_SER_ALLOC)
+GO_SETUP(entries_ser_alloc, GO_ENTRIES_SER_ALLOC)
 
 // clang-format off
 static const codec_case bench_golem_oplog_cases[] = {
   {"golem_batch1024_serialize", "desert",
    "1,024 Golem oplog entries as one list message, a writer created per op (kept)",
    -1, CODEC_FAULTS, 0, 0, golem_setup_batch_ser, golem_verify, golem_run, golem_teardown, NULL},
+  {"golem_batch1024_serialize_alloc", "desert",
+   "1,024 Golem oplog entries as one list message: the generated _encode_alloc (count, exact malloc, write)",
+   -1, CODEC_FAULTS, 0, 0, golem_setup_batch_ser_alloc, golem_verify, golem_run, golem_teardown,
+   NULL},
   {"golem_batch1024_deserialize", "desert",
    "1,024 Golem oplog entries read as one list: output arena, views into the message",
    -1, CODEC_FAULTS, 0, 0, golem_setup_batch_de, golem_verify, golem_run, golem_teardown, NULL},
@@ -608,6 +663,10 @@ static const codec_case bench_golem_oplog_cases[] = {
   {"golem_entries1024_serialize_heap", "desert",
    "1,024 Golem oplog entries, one message each, a writer created per entry (kept)",
    -1, CODEC_FAULTS, 0, 0, golem_setup_entries_ser_heap, golem_verify, golem_run, golem_teardown,
+   NULL},
+  {"golem_entries1024_serialize_alloc", "desert",
+   "1,024 Golem oplog entries, one message each: the generated _encode_alloc per entry (kept)",
+   -1, CODEC_FAULTS, 0, 0, golem_setup_entries_ser_alloc, golem_verify, golem_run, golem_teardown,
    NULL},
   {"golem_entries1024_deserialize", "desert",
    "1,024 Golem oplog entries read one message each: one reader, output arena",

@@ -28,6 +28,7 @@ its wall clock running, not its CPU clock. Every ratio compares rows of
 the same run (BENCHMARKING.md §4.4).
 """
 import json
+import re
 import math
 import os
 import sys
@@ -649,6 +650,11 @@ def golem_section(codec, active, ctx):
             continue
         op = key[len("golem_"):]
         b = v["c"].get("bytes_per_op")
+        # A variant of a desert row (_heap, _alloc: another API, the same
+        # messages) is set beside the base row's peers.
+        base = re.sub(r"_(heap|alloc)$", "", key)
+        if base != key and base in codec:
+            impls = dict(codec[base], **impls)
         cells, faster = peer_cells(impls, v["cpu"])
         if faster:
             slower.append((op, faster))
