@@ -63,6 +63,22 @@ desert_tool_test(tools_usage_unknown_command EXIT 2 ARGS no-such-command
   STDERR "unknown command 'no-such-command'")
 desert_tool_test(tools_usage_unknown_option EXIT 2 ARGS --no-such-option
   STDERR "unknown option '--no-such-option'")
+# A typo gets the likely intent (tools/cli_suggest.c); a word near nothing
+# gets none.
+desert_tool_test(tools_usage_typo_command EXIT 2 ARGS deocde
+  STDERR "^desert: unknown command 'deocde' \\(did you mean 'decode'\\? see 'desert --help'\\)\n$")
+desert_tool_test(tools_usage_typo_help_command EXIT 2 ARGS help encod
+  STDERR "did you mean 'encode'\\?")
+desert_tool_test(tools_usage_typo_top_option EXIT 2 ARGS --verison
+  STDERR "did you mean '--version'\\?")
+desert_tool_test(tools_usage_far_command EXIT 2 ARGS xyz
+  STDERR "^desert: unknown command 'xyz' \\(see 'desert --help'\\)\n$")
+desert_tool_test(tools_usage_typo_decode_option EXIT 2 ARGS decode --anotate
+  STDERR "^desert decode: unknown option '--anotate' \\(did you mean '--annotate'\\? see 'desert decode --help'\\)\n$")
+desert_tool_test(tools_usage_typo_encode_option EXIT 2 ARGS encode --max-value 3
+  STDERR "did you mean '--max-values'\\?")
+desert_tool_test(tools_usage_typo_gen_c_option EXIT 2 ARGS gen-c --prefx p
+  STDERR "did you mean '--prefix'\\?")
 desert_tool_test(tools_usage_info_extra_argument EXIT 2 ARGS info extra
   STDERR "unexpected argument 'extra'")
 desert_tool_test(tools_usage_no_arguments EXIT 2 STDERR "^usage: desert")

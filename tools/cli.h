@@ -6,6 +6,7 @@
 #ifndef DESERT_TOOLS_CLI_H
 #define DESERT_TOOLS_CLI_H
 
+#include <stddef.h>
 #include <stdio.h>
 
 /* Exit codes of every subcommand (documented in `desert --help` and README). */
@@ -44,6 +45,11 @@ void cli_error(const char *cmd, const char *fmt, ...);
 __attribute__((format(printf, 3, 4)))
 #endif
 void cli_io_error(const char *cmd, int err, const char *fmt, ...);
+
+/* The word of known[0..count) closest to word (a typo's likely intent:
+ * within one edit for words under six characters, two from six on), or
+ * NULL. tools/cli_suggest.c. */
+const char *cli_suggest(const char *word, const char *const *known, size_t count);
 
 /* 1 if arg is -h or --help. */
 int cli_is_help(const char *arg);

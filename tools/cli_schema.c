@@ -215,7 +215,20 @@ int cli_schema_parse_args(const char *cmd, int argc, char **argv, bool decode,
         return CLI_EXIT_USAGE;
       }
     } else if (s[0] == '-' && s[1] != '\0') {
-      cli_error(cmd, "unknown option '%s' (see '%s %s --help')", s, cli_progname, cmd);
+      /* The options above, of both commands (ONLY() names a wrong one). */
+      static const char *const known[] = {
+          "--schema",         "--output",       "--hex",
+          "--stream",         "--annotate",     "--allow-trailing",
+          "--scala-chars",    "--lenient-tags", "--legacy-header-strings",
+          "--lenient-varint", "--compression",  "--removed-optional-style",
+          "--max-values",     "--max-depth",    "--max-decompressed",
+          "--option",         "--help"};
+      const char *near = cli_suggest(s, known, sizeof known / sizeof known[0]);
+      if (near)
+        cli_error(cmd, "unknown option '%s' (did you mean '%s'? see '%s %s --help')", s, near,
+                  cli_progname, cmd);
+      else
+        cli_error(cmd, "unknown option '%s' (see '%s %s --help')", s, cli_progname, cmd);
       return CLI_EXIT_USAGE;
     } else if (!a->input) {
       a->input = s;

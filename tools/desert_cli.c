@@ -47,6 +47,20 @@ static const cli_command *find_command(const char *name) {
   return NULL;
 }
 
+/* "unknown command 'x'", with the likely intent when one is close. */
+static int unknown_command(const char *name) {
+  const char *known[N_COMMANDS + 1];
+  for (size_t i = 0; i < N_COMMANDS; i++) known[i] = commands[i].name;
+  known[N_COMMANDS] = "help";
+  const char *near = cli_suggest(name, known, N_COMMANDS + 1);
+  if (near)
+    cli_error(NULL, "unknown command '%s' (did you mean '%s'? see '%s --help')", name, near,
+              cli_progname);
+  else
+    cli_error(NULL, "unknown command '%s' (see '%s --help')", name, cli_progname);
+  return CLI_EXIT_USAGE;
+}
+
 static void print_usage(FILE *out) {
   fprintf(out,
           "usage: %s <command> [options]\n"
@@ -125,22 +139,22 @@ int main(int argc, char **argv) {
       return CLI_EXIT_OK;
     }
     const cli_command *c = find_command(argv[2]);
-    if (c == NULL) {
-      cli_error(NULL, "unknown command '%s' (see '%s --help')", argv[2], cli_progname);
-      return CLI_EXIT_USAGE;
-    }
+    if (c == NULL) return unknown_command(argv[2]);
     c->help(stdout);
     return CLI_EXIT_OK;
   }
   if (arg[0] == '-') {
-    cli_error(NULL, "unknown option '%s' (see '%s --help')", arg, cli_progname);
+    static const char *const known[] = {"--help", "--version"};
+    const char *near = cli_suggest(arg, known, 2);
+    if (near)
+      cli_error(NULL, "unknown option '%s' (did you mean '%s'? see '%s --help')", arg, near,
+                cli_progname);
+    else
+      cli_error(NULL, "unknown option '%s' (see '%s --help')", arg, cli_progname);
     return CLI_EXIT_USAGE;
   }
   const cli_command *c = find_command(arg);
-  if (c == NULL) {
-    cli_error(NULL, "unknown command '%s' (see '%s --help')", arg, cli_progname);
-    return CLI_EXIT_USAGE;
-  }
+  if (c == NULL) return unknown_command(arg);
   int rc = c->run(argc - 1, argv + 1);
   errno = 0;
   if (fflush(stdout) != 0 && rc == CLI_EXIT_OK) {
