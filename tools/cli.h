@@ -51,6 +51,12 @@ void cli_io_error(const char *cmd, int err, const char *fmt, ...);
  * NULL. tools/cli_suggest.c. */
 const char *cli_suggest(const char *word, const char *const *known, size_t count);
 
+/* Prints "desert[ <cmd>]: unknown <what> '<word>' (did you mean '<near>'?
+ * see 'desert[ <cmd>] --help')", the suggestion only when cli_suggest finds
+ * one among known[0..count). */
+void cli_unknown(const char *cmd, const char *what, const char *word, const char *const *known,
+                 size_t count);
+
 /* 1 if arg is -h or --help. */
 int cli_is_help(const char *arg);
 

@@ -174,12 +174,7 @@ int cli_cmd_gen_c(int argc, char **argv) {
       testee = true;
     } else if (s[0] == '-' && s[1]) {
       static const char *const known[] = {"--output", "--prefix", "--testee", "--help"};
-      const char *near = cli_suggest(s, known, sizeof known / sizeof known[0]);
-      if (near)
-        cli_error("gen-c", "unknown option '%s' (did you mean '%s'? see 'desert gen-c --help')", s,
-                  near);
-      else
-        cli_error("gen-c", "unknown option '%s' (see 'desert gen-c --help')", s);
+      cli_unknown("gen-c", "option", s, known, sizeof known / sizeof known[0]);
       rc = CLI_EXIT_USAGE;
     } else {
       files[nfiles++] = s;

@@ -223,12 +223,7 @@ int cli_schema_parse_args(const char *cmd, int argc, char **argv, bool decode,
           "--lenient-varint", "--compression",  "--removed-optional-style",
           "--max-values",     "--max-depth",    "--max-decompressed",
           "--option",         "--help"};
-      const char *near = cli_suggest(s, known, sizeof known / sizeof known[0]);
-      if (near)
-        cli_error(cmd, "unknown option '%s' (did you mean '%s'? see '%s %s --help')", s, near,
-                  cli_progname, cmd);
-      else
-        cli_error(cmd, "unknown option '%s' (see '%s %s --help')", s, cli_progname, cmd);
+      cli_unknown(cmd, "option", s, known, sizeof known / sizeof known[0]);
       return CLI_EXIT_USAGE;
     } else if (!a->input) {
       a->input = s;

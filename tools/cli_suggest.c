@@ -3,6 +3,7 @@
  * insertion, deletion, substitution or swap of two neighbours costs 1),
  * offered only when it is close enough to be the likely intent.
  * SPDX-License-Identifier: MIT */
+#include <stdio.h>
 #include <string.h>
 
 #include "cli.h"
@@ -52,4 +53,15 @@ const char *cli_suggest(const char *word, const char *const *known, size_t count
     }
   }
   return best;
+}
+
+void cli_unknown(const char *cmd, const char *what, const char *word, const char *const *known,
+                 size_t count) {
+  const char *near = cli_suggest(word, known, count);
+  char help[64];
+  snprintf(help, sizeof help, "%s%s%s --help", cli_progname, cmd ? " " : "", cmd ? cmd : "");
+  if (near)
+    cli_error(cmd, "unknown %s '%s' (did you mean '%s'? see '%s')", what, word, near, help);
+  else
+    cli_error(cmd, "unknown %s '%s' (see '%s')", what, word, help);
 }

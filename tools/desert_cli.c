@@ -52,12 +52,7 @@ static int unknown_command(const char *name) {
   const char *known[N_COMMANDS + 1];
   for (size_t i = 0; i < N_COMMANDS; i++) known[i] = commands[i].name;
   known[N_COMMANDS] = "help";
-  const char *near = cli_suggest(name, known, N_COMMANDS + 1);
-  if (near)
-    cli_error(NULL, "unknown command '%s' (did you mean '%s'? see '%s --help')", name, near,
-              cli_progname);
-  else
-    cli_error(NULL, "unknown command '%s' (see '%s --help')", name, cli_progname);
+  cli_unknown(NULL, "command", name, known, N_COMMANDS + 1);
   return CLI_EXIT_USAGE;
 }
 
@@ -145,12 +140,7 @@ int main(int argc, char **argv) {
   }
   if (arg[0] == '-') {
     static const char *const known[] = {"--help", "--version"};
-    const char *near = cli_suggest(arg, known, 2);
-    if (near)
-      cli_error(NULL, "unknown option '%s' (did you mean '%s'? see '%s --help')", arg, near,
-                cli_progname);
-    else
-      cli_error(NULL, "unknown option '%s' (see '%s --help')", arg, cli_progname);
+    cli_unknown(NULL, "option", arg, known, 2);
     return CLI_EXIT_USAGE;
   }
   const cli_command *c = find_command(arg);
