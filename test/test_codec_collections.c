@@ -8,7 +8,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "base/internal.h" /* desert_copy_large_whole */
+#include "base/internal.h" /* desert_copy_large_whole, desert_copy_stream_after */
 #include "desert/reader.h"
 #include "desert/writer.h"
 #include "codec_testlib.h"
@@ -79,17 +79,24 @@ static void test_byte_blocks(void **state) {
  * at every alignment: the output is the var_u32 length (built here by
  * hand) and the bytes, in a growable writer and in a fixed buffer of the
  * exact size. */
-/* Both large-copy policies of desert_copy (base/internal.h) run here,
- * whichever one this CPU selected. */
+/* Every copy policy of base/internal.h runs here, whichever ones this CPU
+ * selected: desert_copy's two large-block forms, and streaming copies off
+ * (0) or on from the first byte of output (1: every block of 4 KiB or
+ * more then streams, since a length or prefix precedes it). */
 static void byte_block_copy_sizes(void);
 static void test_byte_block_copy_sizes(void **state) {
   (void)state;
   const unsigned char chosen = atomic_load(&desert_copy_large_whole);
+  const size_t chosen_after = atomic_load(&desert_copy_stream_after);
   for (unsigned char whole = 0; whole < 2; whole++) {
-    atomic_store(&desert_copy_large_whole, whole);
-    byte_block_copy_sizes();
+    for (size_t after = 0; after < 2; after++) {
+      atomic_store(&desert_copy_large_whole, whole);
+      atomic_store(&desert_copy_stream_after, after);
+      byte_block_copy_sizes();
+    }
   }
   atomic_store(&desert_copy_large_whole, chosen);
+  atomic_store(&desert_copy_stream_after, chosen_after);
 }
 
 static void byte_block_copy_sizes(void) {

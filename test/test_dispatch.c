@@ -12,6 +12,7 @@
 #include <cpuid.h>
 #endif
 
+#include "base/internal.h" /* desert_copy_stream_after */
 #include "desert_build_config.h"
 #include "dispatch/kernel_policy.h"
 #include "test_util.h"
@@ -558,6 +559,10 @@ static void test_cpu_classes_and_policy(void **state) {
     for (size_t i = 0; i < 15; i++)
       assert_int_equal(desert_kernel_policy_isa(cls, i),
                        fc->row[i] == '5' ? DESERT_ISA_AVX512 : DESERT_ISA_AVX2);
+    /* Streaming copies past 1 MiB of output on Zen 4 only, the one class
+     * they were measured on (docs/kernel-policy.md, "Copies"). */
+    assert_int_equal(desert_copy_policy_stream_after(cls),
+                     cls == DESERT_CPU_CLASS_AMD_ZEN4 ? (size_t)1 << 20 : 0);
 #if DESERT_HAVE_AVX2 && DESERT_HAVE_AVX512
     desert_override_outcome oc;
     const desert_kernels *t = desert_dispatch_choose_class(NULL, fc->features, cls, &oc);
@@ -627,6 +632,9 @@ static void test_cpu_classes_and_policy(void **state) {
     assert_true(__get_cpuid(1, &a, &b, &c, &d));
     assert_int_equal(desert_cpu_class_detected(),
                      desert_cpu_classify(vendor, a, desert_cpu_features()));
+    /* and the copy policy in force is this class's */
+    assert_int_equal(atomic_load(&desert_copy_stream_after),
+                     desert_copy_policy_stream_after(desert_cpu_class_detected()));
   }
 #else
   assert_int_equal(desert_cpu_class_detected(), DESERT_CPU_CLASS_UNKNOWN);

@@ -81,7 +81,12 @@ desert_status desert_w_append(desert_writer *w, const void *src, size_t n) {
   uint8_t *p = NULL;
   desert_status st = desert_w_reserve_bulk(w, n, &p);
   if (st) return st;
-  if (p && n) desert_copy(p, src, n);
+  if (p && n) {
+    if (desert_copy_streams(w->t->len, n))
+      desert_copy_stream(p, src, n);
+    else
+      desert_copy(p, src, n);
+  }
   desert_w_commit(w, n);
   return DESERT_OK;
 }

@@ -29,7 +29,7 @@
 #include <stdatomic.h>
 #include <string.h>
 
-#include "base/internal.h" /* desert_copy_large_whole */
+#include "base/internal.h" /* desert_copy_large_whole, desert_copy_stream_after */
 #include "base/kernels.h"
 #include "dispatch/kernel_policy.h"
 
@@ -60,8 +60,13 @@ static uint32_t desert_detect(void) {
   const unsigned max_leaf = a;
   /* "AuthenticAMD" in EBX, EDX, ECX */
   const int amd = b == 0x68747541u && d == 0x69746e65u && c == 0x444d4163u;
+  char vendor[12];
+  memcpy(vendor, &b, 4);
+  memcpy(vendor + 4, &d, 4);
+  memcpy(vendor + 8, &c, 4);
   if (!__get_cpuid(1, &a, &b, &c, &d)) return 0;
   const unsigned ecx1 = c;
+  const uint32_t eax1 = a;
   const unsigned family = ((a >> 8) & 0xfu) == 0xfu ? 0xfu + ((a >> 20) & 0xffu) : (a >> 8) & 0xfu;
   /* desert_copy's large blocks in one memcpy only where that was measured
    * fast with misaligned buffers: AMD family 1Ah and later. Elsewhere the
@@ -101,6 +106,12 @@ static uint32_t desert_detect(void) {
     if (ecx7 & (1u << 1)) f |= DESERT_CPU_AVX512VBMI;
     if (ecx7 & (1u << 6)) f |= DESERT_CPU_AVX512VBMI2;
   }
+  /* The copy policy of this CPU's class (kernel_policy.c): classified
+   * here from the registers already read, as the class cache would ask
+   * for these very features. */
+  atomic_store_explicit(&desert_copy_stream_after,
+                        desert_copy_policy_stream_after(desert_cpu_classify(vendor, eax1, f)),
+                        memory_order_relaxed);
   return f;
 }
 #elif defined(__aarch64__)

@@ -55,6 +55,13 @@ _Static_assert(sizeof(((desert_kernels *)0)->utf8_to_latin1) * DESERT_POLICY_SLO
                    sizeof(desert_kernels) - offsetof(desert_kernels, bswap16),
                "one policy column per kernel slot");
 
+/* Streaming copies past 1 MiB of output (Zen 4's L2 a core) on amd-zen4,
+ * measured: bench/results/2026-12-07-amd-zen4-copy-stream.md. Not
+ * measured elsewhere, so off: the other classes copy as before. */
+size_t desert_copy_policy_stream_after(desert_cpu_class c) {
+  return c == DESERT_CPU_CLASS_AMD_ZEN4 ? (size_t)1 << 20 : 0;
+}
+
 desert_isa desert_kernel_policy_isa(desert_cpu_class c, size_t slot) {
   if ((unsigned)c >= DESERT_CPU_CLASS_COUNT_ || slot >= DESERT_POLICY_SLOTS)
     return DESERT_ISA_COUNT_;

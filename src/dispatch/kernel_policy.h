@@ -55,6 +55,12 @@ desert_isa desert_kernel_policy_isa(desert_cpu_class c, size_t slot);
  * "avx512") built once per class. NULL when either table is not compiled. */
 const desert_kernels *desert_kernel_policy_table(desert_cpu_class c);
 
+/* The copy policy of class c for streaming copies (base/internal.h): the
+ * output size from which blocks of DESERT_COPY_STREAM_MIN bytes or more
+ * are copied with non-temporal stores; 0 = never. Set only for the classes
+ * where it was measured faster (docs/kernel-policy.md, "Copies"). */
+size_t desert_copy_policy_stream_after(desert_cpu_class c);
+
 /* desert_dispatch_choose for a given class instead of this machine's. */
 const desert_kernels *desert_dispatch_choose_class(const char *force_value, uint32_t cpu_features,
                                                    desert_cpu_class c,

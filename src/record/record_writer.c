@@ -993,7 +993,10 @@ static void end_fixed_in_place(desert_writer *w, desert_record_writer *rw, rec_w
   size_t len = rw->at_ + h + size0;
   for (unsigned i = 1; i <= rw->version_; i++) {
     const desert_wtarget *t = chunk_target(p, rw, i);
-    if (t->len) desert_copy(o->data + len, t->data, t->len);
+    if (desert_copy_streams(len, t->len))
+      desert_copy_stream(o->data + len, t->data, t->len);
+    else if (t->len)
+      desert_copy(o->data + len, t->data, t->len);
     len += t->len;
   }
   DESERT_ASSERT(len == rw->at_ + h + size0 + tail && len <= o->cap);
