@@ -44,6 +44,17 @@ static void test_against_memcpy(void **state) {
   free(src);
 }
 
+/* A copy of w's output (w is freed), the policy restored to `saved`. */
+static uint8_t *take_output(desert_writer *w, size_t saved, size_t *len) {
+  const uint8_t *d = desert_writer_data(w, len);
+  uint8_t *out = malloc(*len);
+  assert_non_null(out);
+  memcpy(out, d, *len);
+  desert_writer_free(w);
+  atomic_store(&desert_copy_stream_after, saved);
+  return out;
+}
+
 /* The bytes of `blocks` byte blocks of n bytes each (and a u8 between
  * them), written with streaming after `after` bytes of output. */
 static uint8_t *write_blocks(size_t after, const uint8_t *src, size_t n, size_t blocks,
@@ -56,13 +67,7 @@ static uint8_t *write_blocks(size_t after, const uint8_t *src, size_t n, size_t 
     assert_int_equal(desert_write_u8(w, (uint8_t)b), DESERT_OK);
     assert_int_equal(desert_write_bytes(w, src + b, n), DESERT_OK);
   }
-  const uint8_t *d = desert_writer_data(w, len);
-  uint8_t *out = malloc(*len);
-  assert_non_null(out);
-  memcpy(out, d, *len);
-  desert_writer_free(w);
-  atomic_store(&desert_copy_stream_after, saved);
-  return out;
+  return take_output(w, saved, len);
 }
 
 static void test_writer_blocks(void **state) {
@@ -111,13 +116,7 @@ static uint8_t *write_record(size_t after, const uint8_t *blob, size_t n, size_t
   assert_int_equal(desert_record_write_field(&rw, 1), DESERT_OK);
   assert_int_equal(desert_write_bytes(w, blob, n), DESERT_OK);
   assert_int_equal(desert_record_write_end(&rw), DESERT_OK);
-  const uint8_t *d = desert_writer_data(w, len);
-  uint8_t *out = malloc(*len);
-  assert_non_null(out);
-  memcpy(out, d, *len);
-  desert_writer_free(w);
-  atomic_store(&desert_copy_stream_after, saved);
-  return out;
+  return take_output(w, saved, len);
 }
 
 static void test_record_chunks(void **state) {
