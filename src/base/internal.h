@@ -121,25 +121,6 @@ DESERT_INLINE size_t desert_var_u32_len(uint32_t v) {
  * of a known or bounded size of 2 KiB to an inline `rep movsq`, the
  * slowest copy measured. The measurements:
  * bench/results/notes-from-code-comments.md. */
-/* Streaming copies of large outputs. A block of at least
- * DESERT_COPY_STREAM_MIN bytes written when the output already holds
- * desert_copy_stream_after bytes (0: never) goes around the caches with
- * non-temporal stores: an output that large has left the core's L2
- * anyway, and streaming stores skip reading every line they are about to
- * fill, a third of the memory traffic of a copy. src/dispatch sets the
- * threshold for a CPU class only where it was measured faster
- * (docs/kernel-policy.md); elsewhere it stays 0 and copies are as before.
- * desert_copy_stream (copy_stream.c) is SSE2, which every x86-64 has; it
- * ends with an sfence, so the bytes are ordered like ordinary stores for
- * whoever the output is handed to. Elsewhere it is a memcpy. */
-#define DESERT_COPY_STREAM_MIN 4096u
-extern _Atomic size_t desert_copy_stream_after;
-void desert_copy_stream(uint8_t *dst, const uint8_t *src, size_t n);
-DESERT_INLINE bool desert_copy_streams(size_t out_len, size_t n) {
-  const size_t after = atomic_load_explicit(&desert_copy_stream_after, memory_order_relaxed);
-  return after && n >= DESERT_COPY_STREAM_MIN && out_len >= after;
-}
-
 #define DESERT_COPY_PIECE 2048u
 #define DESERT_COPY_SPLIT_MAX 8192u
 extern _Atomic unsigned char desert_copy_large_whole;
@@ -160,6 +141,25 @@ DESERT_INLINE void desert_copy(uint8_t *dst, const uint8_t *src, size_t n) {
     }
   }
   memcpy(dst, src, n);
+}
+
+/* Streaming copies of large outputs. A block of at least
+ * DESERT_COPY_STREAM_MIN bytes written when the output already holds
+ * desert_copy_stream_after bytes (0: never) goes around the caches with
+ * non-temporal stores: an output that large has left the core's L2
+ * anyway, and streaming stores skip reading every line they are about to
+ * fill, a third of the memory traffic of a copy. src/dispatch sets the
+ * threshold for a CPU class only where it was measured faster
+ * (docs/kernel-policy.md); elsewhere it stays 0 and copies are as before.
+ * desert_copy_stream (copy_stream.c) is SSE2, which every x86-64 has; it
+ * ends with an sfence, so the bytes are ordered like ordinary stores for
+ * whoever the output is handed to. Elsewhere it is a memcpy. */
+#define DESERT_COPY_STREAM_MIN 4096u
+extern _Atomic size_t desert_copy_stream_after;
+void desert_copy_stream(uint8_t *dst, const uint8_t *src, size_t n);
+DESERT_INLINE bool desert_copy_streams(size_t out_len, size_t n) {
+  const size_t after = atomic_load_explicit(&desert_copy_stream_after, memory_order_relaxed);
+  return after && n >= DESERT_COPY_STREAM_MIN && out_len >= after;
 }
 
 /* True when the n (< 16 in practice) bytes are all ASCII: short strings
