@@ -172,27 +172,6 @@ static desert_schema *load(const char *doc, size_t len) {
   return s;
 }
 
-static char *read_file(const char *path, size_t *len) {
-  FILE *f = fopen(path, "rb");
-  if (!f) return NULL;
-  size_t cap = 1 << 16, n = 0;
-  char *buf = malloc(cap);
-  assert_non_null(buf);
-  size_t got;
-  while ((got = fread(buf + n, 1, cap - n, f)) > 0) {
-    n += got;
-    if (n == cap) {
-      cap *= 2;
-      buf = realloc(buf, cap);
-      assert_non_null(buf);
-    }
-  }
-  fclose(f);
-  buf[n] = '\0';
-  *len = n;
-  return buf;
-}
-
 static void run_three_ways(const desert_schema *s, const desert_options *opt, const desert_json *v,
                            tally *t) {
   for (int style = PRINT_COMPACT; style <= PRINT_REVERSED; style++) {
@@ -207,7 +186,8 @@ static void run_three_ways(const desert_schema *s, const desert_options *opt, co
 static void test_conformance_encodes(void **state) {
   (void)state;
   size_t len = 0;
-  char *all = read_file(DESERT_SHARED_DIR "/conformance/public-cases.jsonl", &len);
+  char *all =
+      desert_test_read_file(DESERT_SHARED_DIR "/conformance/public-cases.jsonl", &len);
   if (!all) {
     if (getenv("DESERT_REQUIRE_GOLDEN")) fail_msg("no conformance cases under DESERT_SHARED_DIR");
     skip();
@@ -265,9 +245,9 @@ static void test_golden_samples(void **state) {
     char path[1024];
     size_t dl = 0, vl = 0;
     snprintf(path, sizeof path, "%s/golden/%s.schema.json", DESERT_REPO_DIR, names[i]);
-    char *doc = read_file(path, &dl);
+    char *doc = desert_test_read_file(path, &dl);
     snprintf(path, sizeof path, "%s/golden/%s.json", DESERT_REPO_DIR, names[i]);
-    char *val = read_file(path, &vl);
+    char *val = desert_test_read_file(path, &vl);
     if (!doc || !val) fail_msg("missing golden sample %s", names[i]);
     desert_schema *s = load(doc, dl);
     assert_non_null(s);

@@ -68,22 +68,6 @@ static const target targets[] = {
 #endif
 };
 
-static uint8_t *slurp(const char *path, size_t *len) {
-  FILE *f = fopen(path, "rb");
-  if (!f) return NULL;
-  fseek(f, 0, SEEK_END);
-  long n = ftell(f);
-  fseek(f, 0, SEEK_SET);
-  uint8_t *buf = malloc(n > 0 ? (size_t)n : 1);
-  if (buf && n > 0 && fread(buf, 1, (size_t)n, f) != (size_t)n) {
-    free(buf);
-    buf = NULL;
-  }
-  fclose(f);
-  *len = n > 0 ? (size_t)n : 0;
-  return buf;
-}
-
 static void test_corpora(void **state) {
   (void)state;
   fz_enforce_bound = 0; /* record; assert below with the file name */
@@ -106,7 +90,7 @@ static void test_corpora(void **state) {
       struct stat st;
       if (stat(path, &st) != 0 || !S_ISREG(st.st_mode)) continue;
       size_t len = 0;
-      uint8_t *buf = slurp(path, &len);
+      uint8_t *buf = (uint8_t *)desert_test_read_file(path, &len);
       assert_non_null(buf);
       size_t before = fz_stats.worst_excess;
       targets[t].fn(buf, len);

@@ -397,29 +397,13 @@ static void test_testee_values(void **state) {
 
 /* ---- golden dataset through the schema language ------------------------------------------- */
 
-static char *read_all(const char *path, size_t *len) {
-  FILE *f = fopen(path, "rb");
-  if (!f) return NULL;
-  fseek(f, 0, SEEK_END);
-  long n = ftell(f);
-  fseek(f, 0, SEEK_SET);
-  char *d = malloc((size_t)n + 1);
-  if (d && fread(d, 1, (size_t)n, f) != (size_t)n) {
-    free(d);
-    d = NULL;
-  }
-  fclose(f);
-  if (d) d[n] = '\0';
-  *len = (size_t)n;
-  return d;
-}
-
 static void test_golden(void **state) {
   (void)state;
   size_t bin_len, json_len, schema_len;
-  char *bin = read_all(DESERT_GOLDEN_DIR "/dataset1.bin", &bin_len);
-  char *json = read_all(DESERT_GOLDEN_DIR "/dataset1.json", &json_len);
-  char *schema = read_all(DESERT_GOLDEN_DIR "/dataset1.schema.json", &schema_len);
+  char *bin = desert_test_read_file(DESERT_GOLDEN_DIR "/dataset1.bin", &bin_len);
+  char *json = desert_test_read_file(DESERT_GOLDEN_DIR "/dataset1.json", &json_len);
+  char *schema =
+      desert_test_read_file(DESERT_GOLDEN_DIR "/dataset1.schema.json", &schema_len);
   if (!bin || !json || !schema) {
     const char *req = getenv("DESERT_REQUIRE_GOLDEN");
     free(bin);

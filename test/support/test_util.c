@@ -444,3 +444,33 @@ void desert_counting_allocator_init(desert_counting_allocator *a) {
 void desert_counting_allocator_fail_after(desert_counting_allocator *a, size_t n) {
   a->remaining_ok = n;
 }
+
+char *desert_test_read_file(const char *path, size_t *len) {
+  *len = 0;
+  FILE *f = fopen(path, "rb");
+  if (!f) return NULL;
+  size_t cap = 1 << 16, n = 0, got;
+  char *buf = malloc(cap + 1);
+  while (buf && (got = fread(buf + n, 1, cap - n, f)) > 0) {
+    n += got;
+    if (n == cap) {
+      char *bigger = realloc(buf, 2 * cap + 1);
+      if (!bigger) {
+        free(buf);
+        buf = NULL;
+        break;
+      }
+      buf = bigger;
+      cap *= 2;
+    }
+  }
+  if (buf && ferror(f)) {
+    free(buf);
+    buf = NULL;
+  }
+  fclose(f);
+  if (!buf) return NULL;
+  buf[n] = '\0';
+  *len = n;
+  return buf;
+}

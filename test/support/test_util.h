@@ -60,6 +60,13 @@ uint32_t desert_rng_below(desert_rng *r, uint32_t bound);
 size_t desert_rng_range(desert_rng *r, size_t lo, size_t hi);
 void desert_rng_fill(desert_rng *r, void *buf, size_t len);
 
+/* ---- files ---------------------------------------------------------------------- */
+
+/* The whole file at path in a malloc'd buffer with a NUL after its len
+ * bytes (so text files are C strings); NULL when it cannot be opened or
+ * read, or memory runs out. The caller frees it. */
+char *desert_test_read_file(const char *path, size_t *len);
+
 /* ---- hex ----------------------------------------------------------------------- */
 
 /* Parses hex digits ("0a 68 69", "0A6869"; whitespace ignored) into out.
