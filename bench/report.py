@@ -67,13 +67,16 @@ GOLDEN_TARGETS = {"c16_golden_decode": 7000.0, "c16_golden_encode": 9000.0,
 
 def load_rows(data):
     """name -> dict(cpu, real, counters, label, items_s, bytes_s); plus errors."""
-    rows, errors = OrderedDict(), OrderedDict()
+    rows, errors, cvs = OrderedDict(), OrderedDict(), {}
     for b in data.get("benchmarks", []):
         name = b.get("run_name", b["name"])
         if b.get("error_occurred"):
             errors.setdefault(name, b.get("error_message", "error"))
             continue
         agg = b.get("aggregate_name")
+        if agg == "cv":
+            cvs[name] = b["cpu_time"]  # a fraction: stddev / mean over the repetitions
+            continue
         if agg and agg != "median":
             continue
         if not agg and name in rows:
@@ -90,6 +93,9 @@ def load_rows(data):
                 "cpu_time", "real_time", "iterations", "repetitions", "repetition_index",
                 "threads", "family_index", "per_family_instance_index")},
         }
+    for name, cv in cvs.items():
+        if name in rows:
+            rows[name]["cv"] = cv
     # Registration order (random interleaving shuffles the JSON).
     rows = OrderedDict(sorted(rows.items(), key=lambda kv: kv[1]["order"]))
     return rows, errors
@@ -332,30 +338,69 @@ def pick_isa(impls, prefer):
     return None, None
 
 
+def peer_row(impls, peer):
+    return impls.get(peer, {}).get("-")
+
+
 def peer_time(impls, peer):
-    v = impls.get(peer, {}).get("-")
+    v = peer_row(impls, peer)
     return v["cpu"] if v else None
+
+
+def beaten(ours, peer):
+    """None when ours (a row) is not slower than peer (a row); else "faster"
+    when the peer's median is lower by more than the two rows' spread (the sum
+    of their coefficients of variation over the repetitions, 0 where the run
+    had no repetitions), "level" when by less: on these shared machines a
+    memory-bound row moves by 20-40 % between runs, and a difference inside
+    that spread says nothing about which is faster."""
+    if not peer or not ours or peer["cpu"] >= ours["cpu"]:
+        return None
+    spread = ours.get("cv", 0.0) + peer.get("cv", 0.0)
+    return "faster" if ours["cpu"] / peer["cpu"] - 1.0 > spread else "level"
 
 
 def peer_cells(impls, ours):
     """Per peer: its time and its ratio to ours ("12.3 us (1.85x)", above 1 =
-    we are faster), "-" when the peer has no row; and the peers that were
-    faster than ours."""
+    we are faster), "-" when the peer has no row; and the peers whose median
+    was lower than ours, as (peer, beaten(...)) pairs. ours is a row."""
     cells, faster = [], []
     for p in PEERS:
-        pt = peer_time(impls, p)
-        cells.append("%s (%s)" % (fmt_ns(pt), fmt_x(pt / ours)) if pt and ours > 0 else "-")
-        if pt and pt < ours:
-            faster.append(p)
+        pv = peer_row(impls, p)
+        pt = pv["cpu"] if pv else None
+        cells.append("%s (%s)" % (fmt_ns(pt), fmt_x(pt / ours["cpu"]))
+                     if pt and ours["cpu"] > 0 else "-")
+        how = beaten(ours, pv)
+        if how:
+            faster.append((p, how))
     return cells, faster
 
 
 def slower_note(slower):
-    """The sentence under a section naming the rows a peer beat, or none."""
-    if not slower:
+    """The sentences under a section naming the rows whose median a peer
+    beat: beyond the run's spread, and within it. slower: (row, [(peer, how)])."""
+    def names(how):
+        out = []
+        for k, ps in slower:
+            hit = [p for p, h in ps if h == how]
+            if hit:
+                out.append("%s (%s)" % (k, ", ".join(hit)))
+        return out
+    out_of, inside = names("faster"), names("level")
+    if not out_of and not inside:
         return ["Every row with peers is faster than each of them in this run.", ""]
-    return ["Rows where a peer was faster in this run: " +
-            "; ".join("%s (%s)" % (k, ", ".join(ps)) for k, ps in slower) + ".", ""]
+    lines = []
+    if out_of:
+        lines.append("Rows where a peer was faster in this run, by more than the two rows' spread "
+                     "over the repetitions (coefficients of variation added): " +
+                     "; ".join(out_of) + ".")
+    else:
+        lines.append("No peer was faster than a row by more than the two rows' spread over the "
+                     "repetitions.")
+    if inside:
+        lines.append("Rows where a peer's median was lower, but by less than that spread "
+                     "(level within this run's noise): " + "; ".join(inside) + ".")
+    return [" ".join(lines), ""]
 
 
 def memcpy_64k_gbs(rows):
@@ -524,16 +569,23 @@ def oplog_section(codec, active, ctx):
     if reference:
         hdr += " desert-rust 0.1.9 (reference, not this run) | rust / ours |"
     lines += [hdr, "|" + "---|" * (hdr.count("|") - 1)]
+    slower = []
     for payload, ops in by_payload.items():
         for op, impls in ops.items():
             isa, v = pick_isa(impls, active)
             if not v:
                 continue
             kind = "deserialize" if "deserialize" in op else "serialize"
-            ratios = []
+            ratios, faster = [], []
             for p in PEERS:
-                pt = peer_time(impls, p) or peer_time(ops.get(kind, {}), p)
+                pv = peer_row(impls, p) or peer_row(ops.get(kind, {}), p)
+                pt = pv["cpu"] if pv else None
                 ratios.append(fmt_x(pt / v["cpu"]) if pt and v["cpu"] > 0 else "-")
+                how = beaten(v, pv)
+                if how:
+                    faster.append((p, how))
+            if faster:
+                slower.append(("p%d %s" % (payload, op), faster))
             row = [str(payload), op, isa, fmt_ns(v["cpu"])] + ratios
             if reference:
                 ref = OPLOG_RUST_NS.get(payload)
@@ -551,7 +603,7 @@ def oplog_section(codec, active, ctx):
                     if reference:
                         row += ["-", "-"]
                     lines.append("| " + " | ".join(row) + " |")
-    return lines + [""]
+    return lines + [""] + slower_note(slower)
 
 
 # desert-rust's own evolution_stress figures ("evolution old bytes into new type",
@@ -598,7 +650,7 @@ def evolution_section(codec, active, ctx):
             continue
         case = key[len("evolution_"):]
         b = v["c"].get("bytes_per_op")
-        cells, faster = peer_cells(impls, v["cpu"])
+        cells, faster = peer_cells(impls, v)
         if faster:
             slower.append((case, faster))
         row = [case, isa, fmt_ns(v["cpu"]), "{:,}".format(int(b)) if b else "-"] + cells
@@ -655,7 +707,7 @@ def golem_section(codec, active, ctx):
         base = re.sub(r"_(heap|alloc)$", "", key)
         if base != key and base in codec:
             impls = dict(codec[base], **impls)
-        cells, faster = peer_cells(impls, v["cpu"])
+        cells, faster = peer_cells(impls, v)
         if faster:
             slower.append((op, faster))
         row = [op, isa, fmt_ns(v["cpu"]), "{:,}".format(int(b)) if b else "-"] + cells
