@@ -626,6 +626,37 @@ static inline desert_status desert_enum_read_begin_id_inline(desert_reader *r, u
   }
   return desert_enum_read_begin_id(r, id_count, id);
 }
+/* For runs of enum values (`desert gen-c`'s lists of an enum with
+ * fixed-width payloads): desert_enum_read_peek_inline(r, id_count, &avail)
+ * returns the bytes at r's cursor, and in *avail how many are left before
+ * r's current limit, when desert_enum_read_begin_id_inline(r, id_count,
+ * ...) would begin the value there inline (no error, room to nest, no
+ * header frame at this level, 00 and a one-byte id below id_count); else
+ * NULL with *avail 0, and the caller reads the value with the ordinary
+ * calls. A caller that decodes the value itself from those bytes (the id
+ * at [1], a payload of a width it knows, n <= *avail bytes in all) then
+ * calls desert_enum_read_skip_inline(r, n) before any other call on r,
+ * which leaves r where begin, the payload's inline read and end would have
+ * left it; a value that does not fit in *avail must take the ordinary
+ * calls, which report it. */
+static inline const uint8_t *desert_enum_read_peek_inline(desert_reader *r, uint32_t id_count,
+                                                          size_t *avail) {
+  desert_reader_fast *f = (desert_reader_fast *)(void *)r;
+  if (DESERT_FAST_LIKELY_(f->status == DESERT_OK && f->end - f->pos >= 2 &&
+                          f->depth < f->depth_max && f->frame_depth <= f->depth)) {
+    const uint8_t *p = f->base + f->pos;
+    if (DESERT_FAST_LIKELY_(p[0] == 0 && p[1] < 0x80u && p[1] < id_count)) {
+      *avail = f->end - f->pos;
+      return p;
+    }
+  }
+  *avail = 0;
+  return NULL;
+}
+static inline void desert_enum_read_skip_inline(desert_reader *r, size_t n) {
+  desert_reader_fast *f = (desert_reader_fast *)(void *)r;
+  f->pos += n;
+}
 static inline desert_status desert_enum_read_end_id_inline(desert_reader *r) {
   desert_reader_fast *f = (desert_reader_fast *)(void *)r;
   if (DESERT_FAST_LIKELY_(f->status == DESERT_OK && f->frame_depth < f->depth)) {

@@ -263,6 +263,35 @@ static inline const uint8_t *desert_writer_data_inline(const desert_writer *w, s
   return f->main.data; /* NULL in size-only mode */
 }
 
+/* ---- direct stores ------------------------------------------------------------------ */
+
+/* desert_writer_room_inline(w, &room): where the next bytes of w go, with
+ * in *room how many fit there before the writer would have to grow, drain
+ * or fail; NULL with *room 0 when it holds an error, is in size-only mode
+ * or its buffer is full (then write with the ordinary calls, which grow,
+ * count or fail as always). desert_writer_advance_inline(w, k) then counts
+ * the k <= *room bytes the caller stored there as written; no other call
+ * on w may come between the two. For runs of small values whose encoding
+ * the caller knows byte for byte (`desert gen-c` stores a list of enum
+ * values with fixed-width payloads this way: 00, the id, the payload);
+ * anything stored must be exactly what the ordinary calls would write.
+ */
+static inline uint8_t *desert_writer_room_inline(desert_writer *w, size_t *room) {
+  desert_writer_fast *f = (desert_writer_fast *)(void *)w;
+  desert_wtarget *t = f->t;
+  /* len < cap, not cap - len: in size-only mode len runs past cap (0) */
+  if (DESERT_FAST_LIKELY_(f->status == DESERT_OK && t->len < t->cap)) {
+    *room = t->cap - t->len;
+    return t->data + t->len;
+  }
+  *room = 0;
+  return NULL;
+}
+static inline void desert_writer_advance_inline(desert_writer *w, size_t k) {
+  desert_writer_fast *f = (desert_writer_fast *)(void *)w;
+  f->t->len += k;
+}
+
 /* ---- fixed-width values (docs/format.md §2), bool and tags (§7) -------------------- */
 
 #define DESERT_FAST_W_(name, type, n, put)                                              \

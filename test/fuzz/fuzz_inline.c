@@ -72,6 +72,12 @@ enum {
             * exported function, whose table entries make the next message
             * boundary take the exported reset / begin */
   K_COUNT,
+  /* the bytes of K_ENUM_U32 through the direct-store calls generated lists
+   * use: written at desert_writer_room_inline and counted with
+   * desert_writer_advance_inline when the room holds all 6 bytes, read
+   * through desert_enum_read_peek_inline and _skip_inline when the limit
+   * does; else the K_ENUM_U32 calls */
+  K_ENUM_DIRECT,
   K_KINDS
 };
 
@@ -145,6 +151,7 @@ static uint64_t written_bits(int kind, uint64_t x) {
     v.u32 = x32 % ENUM_IDS;
     break;
   case K_ENUM_U32:
+  case K_ENUM_DIRECT:
     v.u64 = (x32 % ENUM_IDS) | (x >> 32) << 32;
     break;
   case K_REC0:
@@ -230,8 +237,22 @@ static got read_item(desert_reader *r, int kind, bool inl) {
                : desert_enum_read_begin_id(r, ENUM_IDS, &v.u32);
     if (!g.st) g.st = inl ? desert_enum_read_end_id_inline(r) : desert_enum_read_end_id(r);
     break;
+  case K_ENUM_DIRECT:
   case K_ENUM_U32: {
     uint32_t id = 0, payload = 0;
+    if (inl && kind == K_ENUM_DIRECT) {
+      size_t avail = 1;
+      const uint8_t *p = desert_enum_read_peek_inline(r, ENUM_IDS, &avail);
+      FZ_CHECK(p ? avail >= 2 && p[0] == 0 && p[1] < ENUM_IDS : avail == 0);
+      if (p && avail >= 6) {
+        id = p[1];
+        payload = (uint32_t)p[2] << 24 | (uint32_t)p[3] << 16 | (uint32_t)p[4] << 8 | p[5];
+        desert_enum_read_skip_inline(r, 6);
+        g.st = DESERT_OK;
+        v.u64 = id | (uint64_t)payload << 32;
+        break;
+      }
+    }
     g.st = inl ? desert_enum_read_begin_id_inline(r, ENUM_IDS, &id)
                : desert_enum_read_begin_id(r, ENUM_IDS, &id);
     if (!g.st) g.st = inl ? desert_read_u32_inline(r, &payload) : desert_read_u32(r, &payload);
@@ -389,8 +410,24 @@ static desert_status write_item(desert_writer *w, int kind, fz_in *src, bool inl
   case K_ENUM:
     return inl ? desert_enum_write_id_inline(w, x32 % ENUM_IDS)
                : desert_enum_write_id(w, x32 % ENUM_IDS);
+  case K_ENUM_DIRECT:
   case K_ENUM_U32: {
     uint32_t id = x32 % ENUM_IDS, payload = (uint32_t)(x >> 32);
+    if (inl && kind == K_ENUM_DIRECT) {
+      size_t room = 1;
+      uint8_t *q = desert_writer_room_inline(w, &room);
+      FZ_CHECK(q ? room > 0 : room == 0);
+      if (q && room >= 6) {
+        q[0] = 0;
+        q[1] = (uint8_t)id;
+        q[2] = (uint8_t)(payload >> 24);
+        q[3] = (uint8_t)(payload >> 16);
+        q[4] = (uint8_t)(payload >> 8);
+        q[5] = (uint8_t)payload;
+        desert_writer_advance_inline(w, 6);
+        return DESERT_OK;
+      }
+    }
     if (inl) {
       uint8_t *q = desert_enum_write_id_room_inline(w, id, 4);
       if (q) {

@@ -600,6 +600,9 @@ static void call_fn(dx *x, const gc_node *s, const char *a, bool dec, unsigned l
 
 static void value(dx *x, const gc_node *owner, const desert_type *t, const char *e, bool dec,
                   unsigned lvl, unsigned d);
+static bool enum_run(dx *x, const desert_type *et, const char *e, unsigned k, unsigned lvl,
+                     unsigned d);
+static void enum_peek(dx *x, const desert_type *et, unsigned k, unsigned lvl, unsigned d);
 
 /* The elements of a list, set or map at the lvalue e (items, count), as the
  * runtime codec's collection code: known-size or unknown-size form, runs of
@@ -645,6 +648,7 @@ static void list(dx *x, const gc_node *s, const char *e, bool dec, unsigned lvl,
       line(x, d + 1, "goto end;");
       return;
     }
+    if (!stream && !map && enum_run(x, et, e, k, lvl, d)) return;
     line(x, d, "for (size_t i%u = 0; i%u < %s.count; i%u++) {", k, k, e, k);
     if (stream) line(x, d + 1, "if (desert_write_stream_item(w)) goto end;");
     char *el = xs(x, "%s.items[i%u]", e, k);
@@ -707,6 +711,7 @@ static void list(dx *x, const gc_node *s, const char *e, bool dec, unsigned lvl,
   line(x, d + 2, "c%u = nc;", k);
   line(x, d + 1, "}");
   line(x, d + 1, "memset(&it%u[n%u], 0, sizeof(%s));", k, k, ct);
+  if (!map) enum_peek(x, et, k, lvl, d + 1);
   char *el = xs(x, "it%u[n%u]", k, k);
   if (map) {
     char *a = xs(x, "&%s", el);
@@ -1081,6 +1086,37 @@ static size_t fixed_width(desert_type_kind k) {
   return 0;
 }
 
+/* The stores of a fixed-width payload kind k (fixed_width(k) > 0) of the
+ * value v at the byte pointer p: the bytes of the inline writer calls
+ * (big-endian, IEEE bits, bool as 00/01). */
+static void fixed_store(dx *x, desert_type_kind k, const char *p, const char *v, unsigned d) {
+  size_t width = fixed_width(k);
+  if (k == DESERT_TYPE_BOOL)
+    line(x, d, "%s[0] = (uint8_t)(%s ? 1u : 0u);", p, v);
+  else if (width == 1)
+    line(x, d, "%s[0] = (uint8_t)%s;", p, v);
+  else if (k == DESERT_TYPE_F32 || k == DESERT_TYPE_F64) {
+    const char *bt = width == 4 ? "uint32_t" : "uint64_t";
+    line(x, d, "{");
+    line(x, d + 1, "%s bits;", bt);
+    line(x, d + 1, "memcpy(&bits, &%s, sizeof bits);", v);
+    line(x, d + 1, "gc_put%zu(%s, bits);", width * 8, p);
+    line(x, d, "}");
+  } else
+    line(x, d, "gc_put%zu(%s, (uint%zu_t)%s);", width * 8, p, width * 8, v);
+}
+
+/* The case of enum n at index i when its value is written as 00, a one-byte
+ * id and a fixed-width built-in payload (what fixed_case stores under one
+ * room check): the payload's width, else 0. */
+static size_t fixed_case_width(const gc_node *n, size_t i) {
+  const desert_type_ctor *c = &n->t->u.enumeration.ctors[i];
+  if (c->transient || !gc_enum_case_has_member(c)) return 0;
+  const desert_type *p = desert_type_resolve(c->payload);
+  size_t width = p ? fixed_width(p->kind) : 0;
+  return width && case_id(n->t, i) < 0x80u ? width : 0;
+}
+
 /* Writing case i of enum n whose payload is fixed-width: id and payload
  * stored under one room check; when there is no room the arm goes on to
  * the ordinary calls emitted after this. The bytes are those of the
@@ -1092,24 +1128,145 @@ static void fixed_case(dx *x, const gc_node *n, size_t i, unsigned d) {
   size_t width = p ? fixed_width(p->kind) : 0;
   uint32_t id = case_id(n->t, i);
   if (!width || id >= 0x80u) return;
-  desert_type_kind k = p->kind;
-  const char *m = n->members[i];
+  char *v = xs(x, "o->%s", n->members[i]);
   line(x, d, "{");
   line(x, d + 1, "uint8_t *p = desert_enum_write_id_room_inline(w, %luu, %zu);", (unsigned long)id,
        width);
   line(x, d + 1, "if (p) {");
-  if (k == DESERT_TYPE_BOOL)
-    line(x, d + 2, "p[0] = (uint8_t)(o->%s ? 1u : 0u);", m);
-  else if (width == 1)
-    line(x, d + 2, "p[0] = (uint8_t)o->%s;", m);
-  else if (k == DESERT_TYPE_F32 || k == DESERT_TYPE_F64) {
-    const char *bt = width == 4 ? "uint32_t" : "uint64_t";
-    line(x, d + 2, "%s bits;", bt);
-    line(x, d + 2, "memcpy(&bits, &o->%s, sizeof bits);", m);
-    line(x, d + 2, "gc_put%zu(p, bits);", width * 8);
-  } else
-    line(x, d + 2, "gc_put%zu(p, (uint%zu_t)o->%s);", width * 8, width * 8, m);
+  fixed_store(x, p->kind, "p", v, d + 2);
   line(x, d + 2, "break;");
+  line(x, d + 1, "}");
+  line(x, d, "}");
+  xfree(v);
+}
+
+/* Writing the elements of a list or set (the lvalue e: items, count; loop
+ * variables numbered k; entered at depth dp + lvl + 1) whose element type et
+ * is an enum with cases fixed_case stores under one room check: those
+ * elements go in runs, as many as the writer's room holds of the widest such
+ * case (desert_writer_room_inline), each stored as fixed_case would (00,
+ * the id, the payload); any other case, or no room, takes the
+ * ordinary call for one element (which grows the buffer, counts or fails),
+ * then the runs go on. The bytes are the same; a Value list of a thousand
+ * U8s costs a few stores per element instead of a call each. False when et
+ * has no such case (the caller emits the plain loop). */
+static bool enum_run(dx *x, const desert_type *et, const char *e, unsigned k, unsigned lvl,
+                     unsigned d) {
+  const desert_type *ec = desert_type_resolve(et);
+  if (!ec || ec->kind != DESERT_TYPE_ENUM) return false;
+  const gc_node *n = gc_model_struct_of(x->m, et);
+  if (!n || !n->direct) return false;
+  size_t widest = 0;
+  for (size_t i = 0; i < ec->u.enumeration.count; i++) {
+    size_t w = fixed_case_width(n, i);
+    if (w > widest) widest = w;
+  }
+  if (!widest) return false;
+  /* the items in a local: the byte stores may alias the holder */
+  line(x, d, "const %s *const a%u = %s.items;", n->name, k, e);
+  line(x, d, "for (size_t i%u = 0; i%u < %s.count;) {", k, k, e);
+  /* the depth check of the ordinary element, made once for the run */
+  line(x, d + 1, "if (dp + %uu < GC_MAX_DEPTH) {", lvl + 1);
+  line(x, d + 2, "size_t r%u;", k);
+  line(x, d + 2, "uint8_t *p%u = desert_writer_room_inline(w, &r%u);", k, k);
+  line(x, d + 2, "size_t k%u = %s.count - i%u;", k, e, k);
+  line(x, d + 2, "if (k%u > r%u / %zuu) k%u = r%u / %zuu;", k, k, widest + 2, k, k, widest + 2);
+  line(x, d + 2, "if (k%u) {", k);
+  line(x, d + 3, "uint8_t *q%u = p%u;", k, k);
+  line(x, d + 3, "const size_t e%u = i%u + k%u;", k, k, k);
+  line(x, d + 3, "for (; i%u < e%u; i%u++) {", k, k, k);
+  line(x, d + 4, "const %s *v%u = &a%u[i%u];", n->name, k, k, k);
+  line(x, d + 4, "switch ((uint32_t)v%u->tag) {", k);
+  for (size_t i = 0; i < ec->u.enumeration.count; i++) {
+    size_t w = fixed_case_width(n, i);
+    if (!w) continue;
+    const desert_type *p = desert_type_resolve(ec->u.enumeration.ctors[i].payload);
+    char *q = xs(x, "(q%u + 2)", k);
+    char *v = xs(x, "v%u->%s", k, n->members[i]);
+    line(x, d + 4, "case %zuu: /* %s */", i, n->members[i]);
+    line(x, d + 5, "q%u[0] = 0;", k);
+    line(x, d + 5, "q%u[1] = %luu;", k, (unsigned long)case_id(ec, i));
+    fixed_store(x, p->kind, q, v, d + 5);
+    line(x, d + 5, "q%u += %zu;", k, w + 2);
+    line(x, d + 5, "continue;");
+    xfree(q);
+    xfree(v);
+  }
+  line(x, d + 4, "default:");
+  line(x, d + 5, "break;");
+  line(x, d + 4, "}");
+  line(x, d + 4, "break; /* a case the run does not store */");
+  line(x, d + 3, "}");
+  line(x, d + 3, "desert_writer_advance_inline(w, (size_t)(q%u - p%u));", k, k);
+  line(x, d + 3, "if (i%u == e%u) continue;", k, k);
+  line(x, d + 2, "}");
+  line(x, d + 1, "}");
+  char *el = xs(x, "%s.items[i%u]", e, k);
+  value(x, NULL, et, el, false, lvl + 1, d + 1);
+  xfree(el);
+  line(x, d + 1, "i%u++;", k);
+  line(x, d, "}");
+  return true;
+}
+
+/* Reading an element of a list or set (it<k>[n<k>], zeroed; entered at
+ * depth dp + lvl + 1) whose element type et is an enum with cases
+ * fixed_case stores: a value of such a case whose bytes are all there is
+ * decoded in place (desert_enum_read_peek_inline: the checks of the inline
+ * begin), the element counted and the loop continued; anything else goes
+ * on to the ordinary call emitted after this, which reads or reports it
+ * exactly as before. Emits nothing when et has no such case. */
+static void enum_peek(dx *x, const desert_type *et, unsigned k, unsigned lvl, unsigned d) {
+  const desert_type *ec = desert_type_resolve(et);
+  if (!ec || ec->kind != DESERT_TYPE_ENUM) return;
+  const gc_node *n = gc_model_struct_of(x->m, et);
+  if (!n || !n->direct) return;
+  size_t any = 0;
+  uint32_t ids = 0;
+  for (size_t i = 0; i < ec->u.enumeration.count; i++) {
+    if (!ec->u.enumeration.ctors[i].transient) ids++;
+    if (fixed_case_width(n, i)) any++;
+  }
+  if (!any) return;
+  line(x, d, "if (dp + %uu < GC_MAX_DEPTH) {", lvl + 1);
+  line(x, d + 1, "size_t av%u;", k);
+  line(x, d + 1, "const uint8_t *p%u = desert_enum_read_peek_inline(r, %luu, &av%u);", k,
+       (unsigned long)ids, k);
+  line(x, d + 1, "if (p%u) {", k);
+  line(x, d + 2, "%s *v%u = &it%u[n%u];", n->name, k, k, k);
+  line(x, d + 2, "switch (p%u[1]) {", k);
+  for (size_t i = 0; i < ec->u.enumeration.count; i++) {
+    size_t w = fixed_case_width(n, i);
+    if (!w) continue;
+    desert_type_kind pk = desert_type_resolve(ec->u.enumeration.ctors[i].payload)->kind;
+    const char *m = n->members[i];
+    line(x, d + 2, "case %luu: /* %s */", (unsigned long)case_id(ec, i), m);
+    line(x, d + 3, "if (av%u >= %zuu) {", k, w + 2);
+    line(x, d + 4, "v%u->tag = (%s)%zu;", k, n->tag_type, i);
+    if (pk == DESERT_TYPE_BOOL)
+      line(x, d + 4, "v%u->%s = p%u[2] != 0;", k, m, k);
+    else if (pk == DESERT_TYPE_U8)
+      line(x, d + 4, "v%u->%s = p%u[2];", k, m, k);
+    else if (w == 1)
+      line(x, d + 4, "memcpy(&v%u->%s, p%u + 2, 1);", k, m, k);
+    else if (pk == DESERT_TYPE_U16 || pk == DESERT_TYPE_U32 || pk == DESERT_TYPE_U64)
+      line(x, d + 4, "v%u->%s = gc_get%zu(p%u + 2);", k, m, w * 8, k);
+    else {
+      /* signed and floating kinds: the bits, as the inline reads convert them */
+      line(x, d + 4, "{");
+      line(x, d + 5, "uint%zu_t u = gc_get%zu(p%u + 2);", w * 8, w * 8, k);
+      line(x, d + 5, "memcpy(&v%u->%s, &u, sizeof u);", k, m);
+      line(x, d + 4, "}");
+    }
+    line(x, d + 4, "desert_enum_read_skip_inline(r, %zuu);", w + 2);
+    line(x, d + 4, "n%u++;", k);
+    line(x, d + 4, "continue;");
+    line(x, d + 3, "}");
+    line(x, d + 3, "break;");
+  }
+  line(x, d + 2, "default:");
+  line(x, d + 3, "break;");
+  line(x, d + 2, "}");
   line(x, d + 1, "}");
   line(x, d, "}");
 }
@@ -1254,6 +1411,13 @@ void gc_direct_emit(const gc_model *m, gc_buf *out) {
             "  gc_put16(p, (uint16_t)(v >> 16));\n  gc_put16(p + 2, (uint16_t)v);\n}\n"
             "GC_UNUSED static void gc_put64(uint8_t *p, uint64_t v) {\n"
             "  gc_put32(p, (uint32_t)(v >> 32));\n  gc_put32(p + 4, (uint32_t)v);\n}\n"
+            "/* Big-endian loads for the enum cases of a list read in place. */\n"
+            "GC_UNUSED static uint16_t gc_get16(const uint8_t *p) {\n"
+            "  return (uint16_t)((unsigned)p[0] << 8 | p[1]);\n}\n"
+            "GC_UNUSED static uint32_t gc_get32(const uint8_t *p) {\n"
+            "  return (uint32_t)gc_get16(p) << 16 | gc_get16(p + 2);\n}\n"
+            "GC_UNUSED static uint64_t gc_get64(const uint8_t *p) {\n"
+            "  return (uint64_t)gc_get32(p) << 32 | gc_get32(p + 4);\n}\n"
             "/* BigInt 0 as a block: the writers take at least one byte. */\n"
             "GC_UNUSED static const uint8_t gc_bigint_zero = 0;\n"
             "/* The record of an enum case without fields (the byte 00). */\n"
