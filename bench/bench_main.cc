@@ -12,6 +12,9 @@
 //                               on any mismatch or setup failure
 //   --desert_include_emulated   also run NEON through SIMDe (never a
 //                               performance number; rows say "-emulated")
+//   --dump-oplog DIR            write the oplog rows' messages to
+//                               DIR/oplog_p{16,256,1024}.bin and exit
+//                               (bench_oplog_rows.h gives the layout)
 // A codec row that cannot run here (the golden file is missing) is skipped
 // loudly; with DESERT_REQUIRE_GOLDEN=1 that is a failure.
 // SPDX-License-Identifier: MIT
@@ -335,6 +338,15 @@ int main(int argc, char **argv) {
     if (std::strcmp(argv[i], "--verify") == 0) {
       verify = true;
       continue;
+    }
+    if (std::strcmp(argv[i], "--dump-oplog") == 0) {
+#ifndef DESERT_BENCH_NO_GEN
+      if (i + 1 < argc) return bench_oplog_dump(argv[i + 1]) ? 1 : 0;
+      std::fprintf(stderr, "desert_bench: --dump-oplog needs a directory\n");
+#else
+      std::fprintf(stderr, "desert_bench: built without the oplog rows (no gen-c)\n");
+#endif
+      return 2;
     }
     args.push_back(argv[i]);
   }

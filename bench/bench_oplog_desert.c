@@ -40,6 +40,7 @@
  * Verified before timing: every message decodes completely back to the
  * generated entry; the stream equals the concatenated messages.
  * SPDX-License-Identifier: MIT */
+#include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -419,6 +420,60 @@ static int od_verify(void *p, char *msg, size_t cap) {
     if (r == 0) return codec_fail(msg, cap, "deserialize op failed");
     return oplog_entries_check("deserialize op", s->dec, s->d.entries, s->d.n, msg, cap);
   }
+}
+
+/* ---- --dump-oplog ------------------------------------------------------------------- */
+
+static int put_u32le(FILE *f, size_t v) {
+  uint8_t b[4] = {(uint8_t)v, (uint8_t)(v >> 8), (uint8_t)(v >> 16), (uint8_t)(v >> 24)};
+  return fwrite(b, 1, 4, f) == 4 ? 0 : -1;
+}
+
+/* The messages of one payload size, written as the serialize rows write
+ * them (the generated encoder, one message per entry). */
+static int dump_one(const char *dir, size_t payload) {
+  char path[4096];
+  int k = snprintf(path, sizeof path, "%s/oplog_p%zu.bin", dir, payload);
+  if (k < 0 || (size_t)k >= sizeof path) {
+    fprintf(stderr, "desert_bench: --dump-oplog: directory name too long\n");
+    return -1;
+  }
+  oplog_data d;
+  if (oplog_data_generate(&d, payload)) {
+    fprintf(stderr, "desert_bench: --dump-oplog: out of memory\n");
+    return -1;
+  }
+  desert_writer *w = NULL;
+  FILE *f = fopen(path, "wb");
+  int rc = f && !desert_writer_create(NULL, &w) && d.n <= UINT32_MAX ? put_u32le(f, d.n) : -1;
+  size_t total = 0;
+  for (size_t i = 0; !rc && i < d.n; i++) {
+    desert_writer_reset(w);
+    size_t len = 0;
+    const uint8_t *m = NULL;
+    if (bench_oplog_encode_OplogEntry(w, &d.entries[i]) == DESERT_OK)
+      m = desert_writer_data(w, &len);
+    rc = m && len <= UINT32_MAX && !put_u32le(f, len) && fwrite(m, 1, len, f) == len ? 0 : -1;
+    total += len;
+  }
+  if (f && fclose(f)) rc = -1;
+  if (rc)
+    fprintf(stderr, "desert_bench: --dump-oplog: cannot write %s: %s\n", path,
+            errno ? strerror(errno) : "encoding failed");
+  else
+    printf("%s: %zu messages, %zu bytes\n", path, d.n, total);
+  desert_writer_free(w);
+  oplog_data_free(&d);
+  return rc;
+}
+
+int bench_oplog_dump(const char *dir) {
+  static const size_t payloads[] = {16, 256, 1024};
+  for (size_t i = 0; i < sizeof payloads / sizeof payloads[0]; i++) {
+    errno = 0;
+    if (dump_one(dir, payloads[i])) return -1;
+  }
+  return 0;
 }
 
 /* ---- table -------------------------------------------------------------------------- */

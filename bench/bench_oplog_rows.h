@@ -22,6 +22,15 @@ size_t bench_oplog_tables(codec_table *out, size_t max);
  * "other". The report shows those figures only for the first. */
 const char *bench_oplog_host_class(void);
 
+/* Writes the messages the oplog rows time to dir/oplog_p16.bin,
+ * oplog_p256.bin and oplog_p1024.bin, for a side-by-side run of another
+ * implementation on the very same bytes (desert-rust: bench/README.md,
+ * "Side by side with desert-rust"). Each file: the message count, then per
+ * message its length and its bytes; counts and lengths as 4-byte
+ * little-endian integers. Prints one line per file; 0 on success, else -1
+ * with the reason on stderr. */
+int bench_oplog_dump(const char *dir);
+
 #ifdef __cplusplus
 }
 #endif
