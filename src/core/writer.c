@@ -364,8 +364,10 @@ desert_status desert_writer_detach(desert_writer *w, desert_buffer *out) {
   if (w->main.mode != DESERT_WMODE_GROW || w->sink_room || w->t != &w->main || w->depth)
     return DESERT_E_STATE;
   /* The caller's allocator, not a storage writer's spare (whose blocks
-   * live in the caller's storage and go with it). */
-  const desert_allocator a = desert_spare_options(&w->spare, &w->opt)->allocator;
+   * live in the caller's storage and go with it): what
+   * desert_spare_options(...)->allocator gives, without filling in a
+   * copy of the whole options per message. */
+  const desert_allocator a = w->spare.begin ? w->spare.next : w->opt.allocator;
   uint8_t *d = w->main.data;
   const size_t len = w->main.len;
   const bool in_storage =
