@@ -131,8 +131,10 @@ desert_status desert_enum_read_begin(desert_reader *r, const desert_enum_desc *d
   if (!d || !index || (d->case_count && !d->cases))
     return desert_r_fail(r, DESERT_E_ARGUMENT, r->pos);
   uint32_t id;
-  size_t id_at;
-  bool evolved;
+  /* set by enum_read_id on success; initialised for gcc -O3, which cannot
+   * see that and warns (-Wmaybe-uninitialized) in release builds */
+  size_t id_at = 0;
+  bool evolved = false;
   if (enum_read_id(r, &id, &id_at, &evolved)) return r->status;
   /* DESERT_E_INVALID_CONSTRUCTOR_ID, or DESERT_E_ARGUMENT for a NULL name. */
   desert_status st = desert_enum_case_index(d, id, index);
@@ -144,8 +146,8 @@ desert_status desert_enum_read_begin_id(desert_reader *r, uint32_t id_count, uin
   if (!r) return DESERT_E_ARGUMENT;
   if (r->status) return r->status;
   if (!id) return desert_r_fail(r, DESERT_E_ARGUMENT, r->pos);
-  size_t id_at;
-  bool evolved;
+  size_t id_at = 0; /* as above */
+  bool evolved = false;
   if (enum_read_id(r, id, &id_at, &evolved)) return r->status;
   if (*id >= id_count) return enum_read_fail(r, DESERT_E_INVALID_CONSTRUCTOR_ID, id_at, evolved);
   return DESERT_OK;
