@@ -1140,6 +1140,22 @@ static void fixed_case(dx *x, const gc_node *n, size_t i, unsigned d) {
   xfree(v);
 }
 
+/* The node of et when et is an enum with direct functions and at least
+ * one case fixed_case stores (the element types whose lists go in runs),
+ * with the widest such payload in *widest; else NULL. */
+static const gc_node *fixed_enum(dx *x, const desert_type *et, size_t *widest) {
+  const desert_type *ec = desert_type_resolve(et);
+  if (!ec || ec->kind != DESERT_TYPE_ENUM) return NULL;
+  const gc_node *n = gc_model_struct_of(x->m, et);
+  if (!n || !n->direct) return NULL;
+  *widest = 0;
+  for (size_t i = 0; i < ec->u.enumeration.count; i++) {
+    size_t w = fixed_case_width(n, i);
+    if (w > *widest) *widest = w;
+  }
+  return *widest ? n : NULL;
+}
+
 /* Writing the elements of a list or set (the lvalue e: items, count; loop
  * variables numbered k; entered at depth dp + lvl + 1) whose element type et
  * is an enum with cases fixed_case stores under one room check: those
@@ -1152,16 +1168,10 @@ static void fixed_case(dx *x, const gc_node *n, size_t i, unsigned d) {
  * has no such case (the caller emits the plain loop). */
 static bool enum_run(dx *x, const desert_type *et, const char *e, unsigned k, unsigned lvl,
                      unsigned d) {
-  const desert_type *ec = desert_type_resolve(et);
-  if (!ec || ec->kind != DESERT_TYPE_ENUM) return false;
-  const gc_node *n = gc_model_struct_of(x->m, et);
-  if (!n || !n->direct) return false;
   size_t widest = 0;
-  for (size_t i = 0; i < ec->u.enumeration.count; i++) {
-    size_t w = fixed_case_width(n, i);
-    if (w > widest) widest = w;
-  }
-  if (!widest) return false;
+  const gc_node *n = fixed_enum(x, et, &widest);
+  if (!n) return false;
+  const desert_type *ec = n->t;
   /* the items in a local: the byte stores may alias the holder */
   line(x, d, "const %s *const a%u = %s.items;", n->name, k, e);
   line(x, d, "for (size_t i%u = 0; i%u < %s.count;) {", k, k, e);
@@ -1217,17 +1227,13 @@ static bool enum_run(dx *x, const desert_type *et, const char *e, unsigned k, un
  * on to the ordinary call emitted after this, which reads or reports it
  * exactly as before. Emits nothing when et has no such case. */
 static void enum_peek(dx *x, const desert_type *et, unsigned k, unsigned lvl, unsigned d) {
-  const desert_type *ec = desert_type_resolve(et);
-  if (!ec || ec->kind != DESERT_TYPE_ENUM) return;
-  const gc_node *n = gc_model_struct_of(x->m, et);
-  if (!n || !n->direct) return;
-  size_t any = 0;
+  size_t widest = 0;
+  const gc_node *n = fixed_enum(x, et, &widest);
+  if (!n) return;
+  const desert_type *ec = n->t;
   uint32_t ids = 0;
-  for (size_t i = 0; i < ec->u.enumeration.count; i++) {
+  for (size_t i = 0; i < ec->u.enumeration.count; i++)
     if (!ec->u.enumeration.ctors[i].transient) ids++;
-    if (fixed_case_width(n, i)) any++;
-  }
-  if (!any) return;
   line(x, d, "if (dp + %uu < GC_MAX_DEPTH) {", lvl + 1);
   line(x, d + 1, "size_t av%u;", k);
   line(x, d + 1, "const uint8_t *p%u = desert_enum_read_peek_inline(r, %luu, &av%u);", k,
