@@ -116,7 +116,11 @@ typedef struct desert_json_buf {
   bool failed; /* an allocation failed; data holds what fitted */
 } desert_json_buf;
 
+/* A buffer starts zeroed ({0}) and grows with malloc as text is appended;
+ * desert_json_buf_free releases it and zeroes *b (NULL: no-op). */
 DESERT_API void desert_json_buf_free(desert_json_buf *b);
+/* Appends s[0..n) as it is, keeping data NUL-terminated; once the buffer
+ * cannot grow, `failed` stays set and this and any later text is dropped. */
 DESERT_API void desert_json_buf_put(desert_json_buf *b, const char *s, size_t n);
 /* A JSON string literal with the escapes of docs/schema.md §11.5. Lone surrogates
  * stored as WTF-8 are written as \udxxx escapes; any other byte that is not
@@ -292,6 +296,9 @@ DESERT_API desert_status desert_json_parse_depth(const char *text, size_t len,
 
 typedef struct desert_json_testee desert_json_testee;
 
+/* A testee holds the schemas loaded by earlier requests of one session;
+ * DESERT_E_NOMEM or DESERT_E_ARGUMENT (out NULL), else *out to free with
+ * desert_json_testee_free (NULL: no-op). */
 DESERT_API desert_status desert_json_testee_create(desert_json_testee **out);
 DESERT_API void desert_json_testee_free(desert_json_testee *t);
 /* Handles one request line (without its '\n'; a trailing '\r' is ignored)
