@@ -91,3 +91,18 @@ def test_streams_do_not_leak():
         for _ in s.iter_decode(io.BytesIO(data)):
             pass
     flat(stream, calls=CALLS // 10)
+
+
+def test_number_runs_do_not_leak():
+    # lists of fixed-width numbers decode in one run (direct.c dec_bulk);
+    # a cut one takes the element loop and fails
+    s = desert.Schema({"desert_schema": 1, "root": {"type": "list", "element": "f64"}})
+    data = s.encode([i * 0.5 for i in range(64)] + [float("nan")])
+    flat(lambda: s.decode(data), calls=20_000)
+
+    def cut():
+        try:
+            s.decode(data[:-3])
+        except desert.DecodeError:
+            pass
+    flat(cut, calls=20_000)

@@ -397,6 +397,100 @@ DZ_INLINE int dec_fast(dz_dec *c, const desert_type *t, dz_strsite *site, PyObje
   }
 }
 
+/* Bytes per element of a list of fixed-width numbers (read in one view by
+ * dec_list), 0 for any other element type. */
+static size_t bulk_width(const desert_type *et) {
+  switch (et->kind) {
+  case DESERT_TYPE_I16:
+  case DESERT_TYPE_U16:
+    return 2;
+  case DESERT_TYPE_I32:
+  case DESERT_TYPE_U32:
+  case DESERT_TYPE_F32:
+    return 4;
+  case DESERT_TYPE_I64:
+  case DESERT_TYPE_U64:
+  case DESERT_TYPE_F64:
+    return 8;
+  default:
+    return 0;
+  }
+}
+
+/* Big-endian loads (gcc and clang make each one load and one byte swap). */
+static uint16_t be16(const uint8_t *p) { return (uint16_t)((unsigned)p[0] << 8 | p[1]); }
+static uint32_t be32(const uint8_t *p) { return (uint32_t)be16(p) << 16 | be16(p + 2); }
+static uint64_t be64(const uint8_t *p) { return (uint64_t)be32(p) << 32 | be32(p + 4); }
+
+static PyObject *f64_item(uint64_t u) {
+  double d;
+  memcpy(&d, &u, 8);
+  return isnan(d) ? dz_float_to_python(0, u) : PyFloat_FromDouble(d); /* a NaN keeps its payload */
+}
+
+/* Fills list[0..n) with the Python values of the n big-endian elements of
+ * kind k at p, as dec_fast / dec_r make them; one loop per kind, so the
+ * kind is not tested per element. -1 (an exception set) at the first
+ * object that cannot be made, with *bad its index. */
+static int bulk_fill(PyObject *list, desert_type_kind k, const uint8_t *p, size_t n, size_t *bad) {
+#define BULK_LOOP(MAKE)                                           \
+  for (size_t i = 0; i < n; i++) {                                \
+    PyObject *x = MAKE;                                           \
+    if (!x) {                                                     \
+      *bad = i;                                                   \
+      return -1;                                                  \
+    }                                                             \
+    PyList_SET_ITEM(list, (Py_ssize_t)i, x);                      \
+  }                                                               \
+  return 0;
+  switch (k) {
+  case DESERT_TYPE_I16:
+    BULK_LOOP(PyLong_FromLong((int16_t)be16(p + 2 * i)))
+  case DESERT_TYPE_U16:
+    BULK_LOOP(PyLong_FromLong((long)be16(p + 2 * i)))
+  case DESERT_TYPE_I32:
+    BULK_LOOP(PyLong_FromLong((int32_t)be32(p + 4 * i)))
+  case DESERT_TYPE_U32:
+    BULK_LOOP(PyLong_FromUnsignedLong((unsigned long)be32(p + 4 * i)))
+  case DESERT_TYPE_F32:
+    BULK_LOOP(dz_float_to_python(1, be32(p + 4 * i)))
+  case DESERT_TYPE_I64:
+    BULK_LOOP(PyLong_FromLongLong((long long)(int64_t)be64(p + 8 * i)))
+  case DESERT_TYPE_U64:
+    BULK_LOOP(PyLong_FromUnsignedLongLong(be64(p + 8 * i)))
+  default: /* F64 */
+    BULK_LOOP(f64_item(be64(p + 8 * i)))
+  }
+#undef BULK_LOOP
+}
+
+/* A known-size list of fixed-width numbers whose bytes are all in view and
+ * within the value budget: one read of the whole run, then the objects.
+ * Nothing in it can fail but memory, so the result (values, charge, the
+ * reader's position) is the element loop's; anything else takes the loop,
+ * which reports errors at their element. NULL with *taken 0: not taken. */
+static PyObject *dec_bulk(dz_dec *c, const desert_type *et, desert_seq *seq, int *taken) {
+  desert_reader *r = c->r;
+  const size_t w = bulk_width(et);
+  *taken = 0;
+  if (!w || !seq->known || seq->count > desert_reader_remaining(r) / w ||
+      seq->count > c->budget || seq->count > (size_t)PY_SSIZE_T_MAX)
+    return NULL;
+  *taken = 1;
+  const uint8_t *p;
+  if (desert_read_raw(r, seq->count * w, &p)) return rfail(c);
+  c->budget -= seq->count;
+  seq->index = seq->count;
+  PyObject *list = PyList_New((Py_ssize_t)seq->count);
+  if (!list) return NULL;
+  size_t bad = 0;
+  if (bulk_fill(list, et->kind, p, seq->count, &bad) < 0) {
+    Py_DECREF(list);
+    return dpath_index(c, bad);
+  }
+  return list;
+}
+
 static PyObject *dec_list(dz_dec *c, const desert_type *t, dz_strsite *site) {
   desert_reader *r = c->r;
   desert_seq seq;
@@ -405,12 +499,17 @@ static PyObject *dec_list(dz_dec *c, const desert_type *t, dz_strsite *site) {
   const dz_names *enm = NULL;
   if (et && et->kind == DESERT_TYPE_RECORD && !(enm = dz_names_of(c->s, et))) return NULL;
   if (desert_read_seq_begin(r, &seq)) return rfail(c);
-  /* Never trust a count for an allocation: at most 1024 slots up front. */
-  size_t pre = seq.known ? (seq.count < 1024 ? seq.count : 1024) : 0;
-  PyObject *list = PyList_New((Py_ssize_t)pre);
-  if (!list) return NULL;
-  size_t n = 0;
-  while (desert_read_seq_next_inline(r, &seq)) {
+  int bulk = 0;
+  PyObject *list = et ? dec_bulk(c, et, &seq, &bulk) : NULL;
+  size_t n = bulk ? seq.count : 0, pre = 0;
+  if (bulk && !list) return NULL;
+  if (!bulk) {
+    /* Never trust a count for an allocation: at most 1024 slots up front. */
+    pre = seq.known ? (seq.count < 1024 ? seq.count : 1024) : 0;
+    list = PyList_New((Py_ssize_t)pre);
+    if (!list) return NULL;
+  }
+  while (!bulk && desert_read_seq_next_inline(r, &seq)) {
     if (charge(c, 1) < 0) goto fail;
     PyObject *x;
     if (!et) x = dec(c, t->u.coll.element);
