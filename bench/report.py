@@ -3,10 +3,12 @@
 markdown report of BENCHMARKING.md §5, plus an SVG chart of the per-kernel
 gains. Standard library only (no network, no matplotlib).
 
-Usage: report.py RESULTS.json [-o REPORT.md] [--svg CHART.svg]
-  -o     markdown output (default: stdout)
-  --svg  chart output (default: REPORT.md with "-gains.svg" instead of
-         ".md"; none when writing to stdout)
+Usage: report.py RESULTS.json [-o REPORT.md] [--svg CHART.svg] [--python PY.json]
+  -o        markdown output (default: stdout)
+  --svg     chart output (default: REPORT.md with "-gains.svg" instead of
+            ".md"; none when writing to stdout)
+  --python  rows of python/bench/bench.py --json (the Python package beside
+            msgpack, protobuf and json): section 3e and its targets
 
 What it reads (bench_main.cc names the rows):
   kernel/<case>/<isa>/<size>     kernel suite; gains are ratios to the
@@ -719,6 +721,56 @@ def golem_section(codec, active, ctx):
     return lines + [""] + slower_note(slower)
 
 
+# Issue targets of the Python package (python/bench/bench.py): on
+# person_list (10,000 records) desert at least as fast as msgpack both ways
+# and at least 3x faster than json both ways.
+PY_TARGETS = (("msgpack", 1.0), ("json", 3.0))
+
+
+def python_section(py):
+    """Section 3e from bench.py's JSON: every case's rows with time per
+    record and the peers' time / desert's; and the targets of PY_TARGETS
+    as (kind, key, isa, target, met, text) like the codec targets."""
+    rows = py.get("rows", [])
+    if not rows:
+        return [], []
+    ctx = py.get("context", {})
+    lines = ["## 3e. Python package (python/bench/bench.py)", "",
+             "%s. Times per record (per pass for `golden`, one message); *x*: the peer's "
+             "time / desert's (above 1 = desert faster). desert encodes and decodes native "
+             "Python values; where they are not JSON (oplog_list, golden: bytes, UUIDs, "
+             "datetimes) msgpack and json carry the same values in the JSON value language "
+             "(python/README.md, Benchmark)." % ctx.get("run", "bench.py"), "",
+             "| case | impl | encode | decode | bytes | encode x | decode x |",
+             "|---|---|---|---|---|---|---|"]
+    des = {r["case"]: r for r in rows if r["impl"] == "desert"}
+    order = list(dict.fromkeys(r["case"] for r in rows))
+    # grouped by case, desert's row first
+    rows = sorted(rows, key=lambda r: (order.index(r["case"]), r["impl"] != "desert"))
+    for r in rows:
+        per = max(1, int(r.get("records", 1)))
+        enc, dec = r["encode_s"] * 1e9 / per, r["decode_s"] * 1e9 / per
+        d = des.get(r["case"])
+        ex = dx = "-"
+        if d and r["impl"] != "desert" and d["encode_s"] > 0 and d["decode_s"] > 0:
+            ex = fmt_x(r["encode_s"] / d["encode_s"])
+            dx = fmt_x(r["decode_s"] / d["decode_s"])
+        lines.append("| %s | %s | %s | %s | {:,} | %s | %s |".format(int(r["bytes"])) %
+                     (r["case"], r["impl"], fmt_ns(enc), fmt_ns(dec), ex, dx))
+    targets = []
+    d = des.get("person_list")
+    by = {(r["case"], r["impl"]): r for r in rows}
+    for peer, want in PY_TARGETS:
+        o = by.get(("person_list", peer))
+        if not d or not o:
+            continue
+        for op in ("encode", "decode"):
+            x = o[op + "_s"] / d[op + "_s"] if d[op + "_s"] > 0 else 0.0
+            targets.append(("python %s >= %.0fx %s" % (op, want, peer), "person_list", "python",
+                            want, x >= want, "%s / desert = %.2fx" % (peer, x)))
+    return lines + [""], targets
+
+
 def main(argv):
     args = list(argv)
     if not args or args[0] in ("-h", "--help"):
@@ -732,6 +784,12 @@ def main(argv):
     if "--svg" in args:
         i = args.index("--svg")
         svg = args[i + 1]
+        del args[i:i + 2]
+    py = None
+    if "--python" in args:
+        i = args.index("--python")
+        with open(args[i + 1]) as f:
+            py = json.load(f)
         del args[i:i + 2]
     if out and not svg:
         svg = (out[:-3] if out.endswith(".md") else out) + "-gains.svg"
@@ -816,13 +874,17 @@ def main(argv):
     lines += oplog_section(codec, active, ctx)
     lines += evolution_section(codec, active, ctx)
     lines += golem_section(codec, active, ctx)
+    plines, ptargets = python_section(py) if py else ([], [])
+    lines += plines
 
-    targets += wtargets
+    targets += wtargets + ptargets
     lines += ["## 4. Targets", "",
               "Checked on the process-default ISA (%s) rows: every row with a msgpack-c or protobuf-c "
               "row faster than both; on a reference-class host cases 1, 3, 5, 8, 10, 13, 16 encode "
               "and 17 at least 3x faster than desert-rust and case 2 <= 1 ns; bulk cases 6, 7, 14, "
-              "15 serialize and deserialize each <= %.1fx memcpy." % (active, MEMCPY_TARGET), "",
+              "15 serialize and deserialize each <= %.1fx memcpy; the Python package (section "
+              "3e, when run) on person_list at least as fast as msgpack and 3x json both ways."
+              % (active, MEMCPY_TARGET), "",
               "| target | row | ISA | met | measured |", "|---|---|---|---|---|"]
     missed = 0
     for kind, key, isa, _t, ok, text in targets:

@@ -8,12 +8,15 @@
 #                                         the repetitions, random interleaving)
 #   bench/results/<date>-<cpu>.md         the report (bench/report.py)
 #   bench/results/<date>-<cpu>-gains.svg  per-kernel gains per ISA
+#   bench/results/<date>-<cpu>-python.json the Python package's rows
+#                                         (python/bench/bench.py --json)
 #   bash scripts/bench.sh
 # Environment: DESERT_BUILD_ROOT (default ./build), DESERT_JOBS (default 2),
 # DESERT_SKIP_DEPS=1 (do not check packages), DESERT_SKIP_BENCH=1 (stop
 # after --verify), DESERT_BENCH_MIN_TIME (seconds per repetition, default
 # 0.03), DESERT_BENCH_REPETITIONS (default 3), DESERT_BENCH_FILTER (regex of
 # rows, default all), DESERT_BENCH_RESULTS (default bench/results),
+# DESERT_PY_BENCH_ROUNDS (rounds of python/bench/bench.py, default 5),
 # DESERT_FORCE_ISA (passed through; the bench refuses to run when it does
 # not take effect). The whole job stays under about 10 minutes on the
 # 2-core machines; absolute times move by up to 2x between runs there, so
@@ -151,9 +154,26 @@ start=$(date +%s)
 }
 echo "bench.sh: benchmark run took $(($(date +%s) - start)) s"
 
+printf '\n===== python package: python/bench/bench.py =====\n'
+# The package built against this release build (into the build tree, as
+# ctest python_tests does), then its rows beside msgpack, protobuf and json
+# (section 3e of the report). Debian's interpreter: its python3-* packages.
+py=/usr/bin/python3
+[ -x "$py" ] || py=python3
+pyout=$dir/python-bench
+(cd "$src/python" && DESERT_BUILD_DIR="$dir" "$py" setup.py -q build --build-base "$pyout/build" \
+  --build-lib "$pyout/lib") >"$pyout.log" 2>&1 || {
+  tail -n 20 "$pyout.log" >&2
+  echo "bench.sh: building the Python package failed (full log: $pyout.log)" >&2
+  exit 1
+}
+PYTHONPATH="$pyout/lib" PYTHONDONTWRITEBYTECODE=1 "$py" "$src/python/bench/bench.py" \
+  --rounds "${DESERT_PY_BENCH_ROUNDS:-5}" --json "$stem-python.json"
+
 printf '\n===== report =====\n'
-python3 "$src/bench/report.py" "$stem.json" -o "$stem.md" --svg "$stem-gains.svg"
-echo "bench.sh: wrote $stem.json, $stem.md, $stem-gains.svg"
+python3 "$src/bench/report.py" "$stem.json" -o "$stem.md" --svg "$stem-gains.svg" \
+  --python "$stem-python.json"
+echo "bench.sh: wrote $stem.json, $stem-python.json, $stem.md, $stem-gains.svg"
 # The summary lines of the report: targets met, and the rows that did not run.
 grep -E '^[0-9]+ of [0-9]+ targets met' "$stem.md" || true
 if grep -q '^## 5. Rows that did not run' "$stem.md"; then
