@@ -84,7 +84,10 @@ def people(n):
 def measure(fns, rounds):
     """Median CPU time (time.process_time) of each callable over `rounds`
     rounds, the callables interleaved within each round so that every one
-    sees the same host load; the garbage collector is off while timing, as
+    sees the same host load, in a new (seeded) order each round: what a
+    call pays for the one before it (the allocator giving back, then
+    faulting in again, the memory of a large result just freed) is not
+    always the same row's. The garbage collector is off while timing, as
     timeit does (a collection would land on whichever call crosses its
     threshold)."""
     for fn in fns:
@@ -93,10 +96,13 @@ def measure(fns, rounds):
     enabled = gc.isenabled()
     gc.disable()
     try:
+        order = list(range(len(fns)))
+        shuffle = random.Random(0xDE5E).shuffle
         for _ in range(rounds):
-            for i, fn in enumerate(fns):
+            shuffle(order)
+            for i in order:
                 t0 = time.process_time()
-                fn()
+                fns[i]()
                 times[i].append(time.process_time() - t0)
     finally:
         if enabled:
