@@ -755,8 +755,9 @@ def python_section(py):
         if d and r["impl"] != "desert" and d["encode_s"] > 0 and d["decode_s"] > 0:
             ex = fmt_x(r["encode_s"] / d["encode_s"])
             dx = fmt_x(r["decode_s"] / d["decode_s"])
-        lines.append("| %s | %s | %s | %s | {:,} | %s | %s |".format(int(r["bytes"])) %
-                     (r["case"], r["impl"], fmt_ns(enc), fmt_ns(dec), ex, dx))
+        lines.append("| %s | %s | %s | %s | %s | %s | %s |" %
+                     (r["case"], r["impl"], fmt_ns(enc), fmt_ns(dec),
+                      "{:,}".format(int(r["bytes"])), ex, dx))
     targets = []
     d = des.get("person_list")
     by = {(r["case"], r["impl"]): r for r in rows}

@@ -352,6 +352,14 @@ static PyObject *dec_big_string(dz_dec *c) {
  * failure, recorded as dec_r records it) and 1 is returned; 0 for any other
  * kind, left to dec_r. Kept free of local arrays so that it inlines into
  * the record and list loops without a stack-protected frame. */
+/* A Python float from f64 bits; a NaN goes through dz_float_to_python,
+ * which keeps its payload. */
+DZ_INLINE PyObject *f64_item(uint64_t u) {
+  double d;
+  memcpy(&d, &u, 8);
+  return isnan(d) ? dz_float_to_python(0, u) : PyFloat_FromDouble(d);
+}
+
 DZ_INLINE int dec_fast(dz_dec *c, const desert_type *t, dz_strsite *site, PyObject **out) {
   desert_reader *r = c->r;
   switch (t->kind) {
@@ -371,16 +379,8 @@ DZ_INLINE int dec_fast(dz_dec *c, const desert_type *t, dz_strsite *site, PyObje
     return 1;
   }
   case DESERT_TYPE_F64: {
-    double d;
-    if (desert_read_f64_inline(r, &d)) {
-      *out = rfail(c);
-    } else if (!isnan(d)) {
-      *out = PyFloat_FromDouble(d);
-    } else {
-      uint64_t bits;
-      memcpy(&bits, &d, 8);
-      *out = dz_float_to_python(0, bits);
-    }
+    uint64_t bits; /* the f64's bytes, read as the inline f64 read reads them */
+    *out = desert_read_u64_inline(r, &bits) ? rfail(c) : f64_item(bits);
     return 1;
   }
   case DESERT_TYPE_STRING: {
@@ -398,7 +398,8 @@ DZ_INLINE int dec_fast(dz_dec *c, const desert_type *t, dz_strsite *site, PyObje
 }
 
 /* Bytes per element of a list of fixed-width numbers (read in one view by
- * dec_list), 0 for any other element type. */
+ * dec_list), 0 for any other element type. (The library's own table of
+ * widths is internal; the extension uses the public API only.) */
 static size_t bulk_width(const desert_type *et) {
   switch (et->kind) {
   case DESERT_TYPE_I16:
@@ -421,12 +422,6 @@ static size_t bulk_width(const desert_type *et) {
 DZ_INLINE uint16_t be16(const uint8_t *p) { return (uint16_t)((unsigned)p[0] << 8 | p[1]); }
 DZ_INLINE uint32_t be32(const uint8_t *p) { return (uint32_t)be16(p) << 16 | be16(p + 2); }
 DZ_INLINE uint64_t be64(const uint8_t *p) { return (uint64_t)be32(p) << 32 | be32(p + 4); }
-
-static PyObject *f64_item(uint64_t u) {
-  double d;
-  memcpy(&d, &u, 8);
-  return isnan(d) ? dz_float_to_python(0, u) : PyFloat_FromDouble(d); /* a NaN keeps its payload */
-}
 
 /* Fills list[0..n) with the Python values of the n big-endian elements of
  * kind k at p, as dec_fast / dec_r make them; one loop per kind, so the
