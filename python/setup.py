@@ -18,7 +18,8 @@ from setuptools.command.build_ext import build_ext
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 SOURCES = [os.path.join("desert", "_ext", f) for f in
-           ("module.c", "schema.c", "to_python.c", "from_python.c", "direct.c",
+           ("module.c", "schema.c", "to_python.c", "from_python.c", "items.c", "direct.c",
+            "flat.c",
             "stream.c")]
 
 
@@ -52,8 +53,12 @@ def library_flags():
 ext = Extension(
     "desert._desert",
     sources=SOURCES,
-    depends=[os.path.join("desert", "_ext", "ext.h")],
-    extra_compile_args=["-std=gnu11", "-Wall", "-Wextra", "-Wno-missing-field-initializers",
+    depends=[os.path.join("desert", "_ext", h) for h in ("ext.h", "items.h")],
+    # hidden: the module exports PyInit__desert alone (PyMODINIT_FUNC marks
+    # it); the extension's own functions and tables are then reached
+    # directly, not through the GOT and PLT
+    extra_compile_args=["-std=gnu11", "-fvisibility=hidden", "-Wall", "-Wextra",
+                        "-Wno-missing-field-initializers",
                         "-Wno-cast-function-type"],
     **library_flags(),
 )

@@ -116,18 +116,32 @@ def test_large_invalid_string_is_the_same_error():
     data = var_u32(2 * len(body)) + body
     s = desert.Schema({"desert_schema": 1, "root": {"type": "list", "element": "string"}})
     ok = string_bytes("y" * BIG)
-    # The first large string is read with the GIL (nothing has announced
-    # one yet), then measured and filled without it: 2 releases. The
-    # second is read without the GIL, since its site has seen a large
+    # The reader-driven decoder (the raw-byte one, tried first, is off
+    # here): the first large string is read with the GIL (nothing has
+    # announced one yet), then measured and filled without it: 2 releases.
+    # The second is read without the GIL, since its site has seen a large
     # one, and the reader's error comes from there: 1 more; the tree codec
     # then decodes the input again for the error, without the GIL: 1 more.
-    before = released()
-    with pytest.raises(desert.DecodeError) as e:
-        s.decode(count(2) + ok + data)
-    assert released() - before == 4
+    was = _desert._set_flat_decoder(0)
+    try:
+        before = released()
+        with pytest.raises(desert.DecodeError) as e:
+            s.decode(count(2) + ok + data)
+        assert released() - before == 4
+    finally:
+        _desert._set_flat_decoder(was)
     assert e.value.kind == "FailedToDecodeString"
     assert e.value.offset == len(count(2)) + len(ok) + len(var_u32(2 * len(body)))
     assert e.value.path == "$[1]"
+    # The raw-byte decoder validates and measures the first string in one
+    # release, fills it in another, finds the second invalid in a third
+    # and declines; the error is then the same one, found as above.
+    before = released()
+    with pytest.raises(desert.DecodeError) as again:
+        s.decode(count(2) + ok + data)
+    assert released() - before == 7
+    assert (again.value.kind, again.value.offset, again.value.path) == \
+        (e.value.kind, e.value.offset, e.value.path)
 
 
 def test_large_bytes_both_ways():

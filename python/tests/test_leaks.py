@@ -106,3 +106,29 @@ def test_number_runs_do_not_leak():
         except desert.DecodeError:
             pass
     flat(cut, calls=20_000)
+
+
+def test_raw_byte_decoder_does_not_leak():
+    # decodes flat.c finishes, and inputs it declines after making part of
+    # the value (invalid UTF-8 in the last record: the direct path then
+    # reports it); mode 2 tries it on every call
+    from desert import _desert
+    person = {"type": "record", "name": "P", "fields": [
+        {"name": "id", "type": "i32"}, {"name": "name", "type": "string"},
+        {"name": "tags", "type": {"type": "list", "element": "string"}}]}
+    s = desert.Schema({"desert_schema": 1, "root": {"type": "list", "element": "P"},
+                       "definitions": {"P": person}})
+    data = s.encode([{"id": i, "name": "n%d" % i, "tags": ["a", "b-%d" % i]} for i in range(20)])
+    bad = data[:-2] + b"\xc3\x28"  # the last tag's two bytes: invalid UTF-8
+    old = _desert._set_flat_decoder(2)
+    try:
+        flat(lambda: s.decode(data), calls=20_000)
+
+        def declined():
+            try:
+                s.decode(bad)
+            except desert.DecodeError:
+                pass
+        flat(declined, calls=20_000)
+    finally:
+        _desert._set_flat_decoder(old)

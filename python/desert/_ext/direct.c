@@ -11,18 +11,7 @@
  * wrong type) is one subtree through the tree codec (desert_type_decode +
  * dz_to_python, dz_from_python + desert_type_encode), so the values,
  * statuses, paths and messages are those of the tree path. */
-#include "ext.h"
-
-#include <math.h>
-#include <string.h>
-
-/* The per-item helpers of the record and list loops are inlined into them
- * (a call frame per field costs as much as reading the field). */
-#if defined(__GNUC__) || defined(__clang__)
-#define DZ_INLINE static inline __attribute__((always_inline))
-#else
-#define DZ_INLINE static inline
-#endif
+#include "items.h"
 
 /* ---- decoding ------------------------------------------------------------------------------ */
 
@@ -121,83 +110,6 @@ static PyObject *dec_tree_as(dz_dec *c, const desert_type *t, int nogil) {
 
 static PyObject *dec_tree(dz_dec *c, const desert_type *t) { return dec_tree_as(c, t, 0); }
 
-/* Short ASCII strings recur (tags, enum-like names, keys of maps): the
- * last str made for each of a thousand hash slots is handed out again
- * instead of a new one (str is immutable; only its identity differs).
- * A slot's key is the string's length and bytes packed in two words, so a
- * hit needs no byte comparison. Touched with the GIL held only. */
-#define DZ_STR_CACHE 1024u
-#define DZ_STR_CACHE_MAX 16u
-static struct {
-  uint64_t a, b;
-  size_t n;
-  PyObject *s;
-} str_cache[DZ_STR_CACHE];
-
-static PyObject *new_ascii(const char *p, size_t n) {
-  PyObject *o = PyUnicode_New((Py_ssize_t)n, 127);
-  if (o) memcpy(PyUnicode_1BYTE_DATA(o), p, n);
-  return o;
-}
-
-/* Probes per verdict of a string site, the fewest hits among them that keep
- * the cache on, and how many strings a site that missed skips it for. */
-#define DZ_SITE_WINDOW 64u
-#define DZ_SITE_MIN_HITS 8u
-#define DZ_SITE_SKIP 4096u
-
-/* A str from UTF-8 the reader validated (ASCII without a second look). */
-DZ_INLINE PyObject *str_of(const char *p, size_t n, dz_strsite *site) {
-  const unsigned char *u = (const unsigned char *)p;
-  if (n <= DZ_STR_CACHE_MAX) {
-    /* Two words that hold every byte (overlapping when n < 16). */
-    uint64_t a = 0, b = 0;
-    if (n >= 8) {
-      memcpy(&a, p, 8);
-      memcpy(&b, p + n - 8, 8);
-    } else if (n >= 4) {
-      uint32_t x, y;
-      memcpy(&x, p, 4);
-      memcpy(&y, p + n - 4, 4);
-      a = x, b = y;
-    } else if (n) {
-      a = (uint64_t)u[0] | (uint64_t)u[n / 2] << 8 | (uint64_t)u[n - 1] << 16;
-    }
-    if (((a | b) & 0x8080808080808080ull) != 0) return PyUnicode_DecodeUTF8(p, (Py_ssize_t)n, NULL);
-    if (site->skip) {
-      site->skip--;
-      return new_ascii(p, n);
-    }
-    uint64_t h = (a * 0x9E3779B97F4A7C15ull) ^ (b * 0xC2B2AE3D27D4EB4Full) ^ n;
-    size_t i = (size_t)(h >> 40) & (DZ_STR_CACHE - 1);
-    if (++site->tries == DZ_SITE_WINDOW) {
-      if (site->hits < DZ_SITE_MIN_HITS) site->skip = DZ_SITE_SKIP;
-      site->tries = site->hits = 0;
-    }
-    if (str_cache[i].s && str_cache[i].a == a && str_cache[i].b == b && str_cache[i].n == n) {
-      site->hits++;
-      return Py_NewRef(str_cache[i].s);
-    }
-    PyObject *o = new_ascii(p, n);
-    if (!o) return NULL;
-    str_cache[i].a = a, str_cache[i].b = b, str_cache[i].n = n;
-    Py_XSETREF(str_cache[i].s, Py_NewRef(o));
-    return o;
-  }
-  size_t i = 0;
-  while (i < n && u[i] < 0x80) i++;
-  if (i == n) return new_ascii(p, n);
-  return PyUnicode_DecodeUTF8(p, (Py_ssize_t)n, NULL);
-}
-
-/* The capacity the tree codec ends a collection of n items with (its
- * charge): from min(n, 64) (known count) or 16, doubled until it holds n. */
-static size_t tree_cap(int known, size_t count, size_t n) {
-  size_t cap = known ? (count < 64 ? count : 64) : 16;
-  while (cap < n) cap = cap > SIZE_MAX / 2 ? n : cap * 2;
-  return cap;
-}
-
 static int coll_checks(dz_dec *c, const desert_type *t, const desert_seq *seq, size_t n) {
   if (t->u.coll.non_empty && n == 0) {
     dfail(c, DESERT_E_INVALID_VALUE, seq->offset, "empty collection for a non-empty type");
@@ -258,80 +170,6 @@ static PyObject *bytes_copy(const void *p, size_t n, int release) {
 
 PyObject *dz_bytes_copy(const void *p, size_t n) { return bytes_copy(p, n, 1); }
 
-/* Code points and the largest lead byte of UTF-8 the reader validated. */
-static void utf8_measure(const uint8_t *p, size_t n, size_t *chars, unsigned *maxlead) {
-  size_t k = 0;
-  unsigned m = 0;
-  for (size_t i = 0; i < n; i++) {
-    k += (p[i] & 0xC0u) != 0x80u;
-    if (p[i] > m) m = p[i];
-  }
-  *chars = k;
-  *maxlead = m;
-}
-
-/* Validated UTF-8 into a str's buffer of the given kind. */
-static void utf8_fill(const uint8_t *p, size_t n, int kind, void *data) {
-  size_t j = 0;
-  for (size_t i = 0; i < n; j++) {
-    uint32_t cp = p[i];
-    if (cp < 0x80u) {
-      i += 1;
-    } else if (cp < 0xE0u) {
-      cp = (cp & 0x1Fu) << 6 | (p[i + 1] & 0x3Fu);
-      i += 2;
-    } else if (cp < 0xF0u) {
-      cp = (cp & 0x0Fu) << 12 | (uint32_t)(p[i + 1] & 0x3Fu) << 6 | (p[i + 2] & 0x3Fu);
-      i += 3;
-    } else {
-      cp = (cp & 0x07u) << 18 | (uint32_t)(p[i + 1] & 0x3Fu) << 12 |
-           (uint32_t)(p[i + 2] & 0x3Fu) << 6 | (p[i + 3] & 0x3Fu);
-      i += 4;
-    }
-    if (kind == PyUnicode_1BYTE_KIND) ((Py_UCS1 *)data)[j] = (Py_UCS1)cp;
-    else if (kind == PyUnicode_2BYTE_KIND) ((Py_UCS2 *)data)[j] = (Py_UCS2)cp;
-    else ((Py_UCS4 *)data)[j] = cp;
-  }
-}
-
-/* A str of validated UTF-8 of at least DZ_NOGIL_BYTES: measured without
- * the GIL, made with it, filled without it (the str is not shared before
- * it is returned). The lead bytes give the exact kind CPython requires:
- * below 0x80 ASCII, C2/C3 Latin-1, up to EF two bytes, F0 and above four. */
-static PyObject *big_str_measured(const char *p, size_t n, size_t chars, unsigned lead,
-                                  int release) {
-  Py_UCS4 maxc = lead < 0x80u ? 0x7F : lead < 0xC4u ? 0xFF : lead < 0xF0u ? 0xFFFF : 0x10FFFF;
-  PyObject *o = PyUnicode_New((Py_ssize_t)chars, maxc);
-  if (!o) return NULL;
-  int kind = PyUnicode_KIND(o);
-  void *data = PyUnicode_DATA(o);
-  if (!release) {
-    if (lead < 0x80u) memcpy(data, p, n);
-    else utf8_fill((const uint8_t *)p, n, kind, data);
-    return o;
-  }
-  DZ_BEGIN_NOGIL
-  if (lead < 0x80u) memcpy(data, p, n);
-  else utf8_fill((const uint8_t *)p, n, kind, data);
-  DZ_END_NOGIL
-  return o;
-}
-
-/* release: 0 in a stream, whose window must not be read while another
- * thread may use the iterator. */
-static PyObject *big_str(const char *p, size_t n, int release) {
-  size_t chars = 0;
-  unsigned lead = 0;
-  if (!release) {
-    utf8_measure((const uint8_t *)p, n, &chars, &lead);
-    return big_str_measured(p, n, chars, lead, 0);
-  }
-  DZ_BEGIN_NOGIL
-  utf8_measure((const uint8_t *)p, n, &chars, &lead);
-  DZ_END_NOGIL
-  return big_str_measured(p, n, chars, lead, 1);
-}
-
 /* The string at the reader's position, announced with at least
  * DZ_NOGIL_BYTES: read (the reader validates the UTF-8) and measured
  * without the GIL. */
@@ -342,24 +180,16 @@ static PyObject *dec_big_string(dz_dec *c) {
   unsigned lead = 0;
   DZ_BEGIN_NOGIL
   st = desert_read_string(c->r, &v);
-  if (!st) utf8_measure((const uint8_t *)v.ptr, v.len, &chars, &lead);
+  if (!st) dz_utf8_measure((const uint8_t *)v.ptr, v.len, &chars, &lead);
   DZ_END_NOGIL
   if (st) return rfail(c);
-  return big_str_measured(v.ptr, v.len, chars, lead, 1);
+  return dz_big_str_measured(v.ptr, v.len, chars, lead, 1);
 }
 
 /* The common scalar kinds without a call: *out is the value (NULL on a
  * failure, recorded as dec_r records it) and 1 is returned; 0 for any other
  * kind, left to dec_r. Kept free of local arrays so that it inlines into
  * the record and list loops without a stack-protected frame. */
-/* A Python float from f64 bits; a NaN goes through dz_float_to_python,
- * which keeps its payload. */
-DZ_INLINE PyObject *f64_item(uint64_t u) {
-  double d;
-  memcpy(&d, &u, 8);
-  return isnan(d) ? dz_float_to_python(0, u) : PyFloat_FromDouble(d);
-}
-
 DZ_INLINE int dec_fast(dz_dec *c, const desert_type *t, dz_strsite *site, PyObject **out) {
   desert_reader *r = c->r;
   switch (t->kind) {
@@ -380,7 +210,7 @@ DZ_INLINE int dec_fast(dz_dec *c, const desert_type *t, dz_strsite *site, PyObje
   }
   case DESERT_TYPE_F64: {
     uint64_t bits; /* the f64's bytes, read as the inline f64 read reads them */
-    *out = desert_read_u64_inline(r, &bits) ? rfail(c) : f64_item(bits);
+    *out = desert_read_u64_inline(r, &bits) ? rfail(c) : dz_f64_item(bits);
     return 1;
   }
   case DESERT_TYPE_STRING: {
@@ -388,75 +218,13 @@ DZ_INLINE int dec_fast(dz_dec *c, const desert_type *t, dz_strsite *site, PyObje
     if (site->big && c->in && big_string_next(c)) *out = dec_big_string(c);
     else if (desert_read_string_inline(r, &v)) *out = rfail(c);
     else if (v.len >= DZ_NOGIL_BYTES)
-      *out = (site->big = 1, big_str(v.ptr, v.len, c->in != NULL));
-    else *out = str_of(v.ptr, v.len, site);
+      *out = (site->big = 1, dz_big_str(v.ptr, v.len, c->in != NULL));
+    else *out = dz_str_of(v.ptr, v.len, site);
     return 1;
   }
   default:
     return 0;
   }
-}
-
-/* Bytes per element of a list of fixed-width numbers (read in one view by
- * dec_list), 0 for any other element type. (The library's own table of
- * widths is internal; the extension uses the public API only.) */
-static size_t bulk_width(const desert_type *et) {
-  switch (et->kind) {
-  case DESERT_TYPE_I16:
-  case DESERT_TYPE_U16:
-    return 2;
-  case DESERT_TYPE_I32:
-  case DESERT_TYPE_U32:
-  case DESERT_TYPE_F32:
-    return 4;
-  case DESERT_TYPE_I64:
-  case DESERT_TYPE_U64:
-  case DESERT_TYPE_F64:
-    return 8;
-  default:
-    return 0;
-  }
-}
-
-/* Big-endian loads (gcc and clang make each one load and one byte swap). */
-DZ_INLINE uint16_t be16(const uint8_t *p) { return (uint16_t)((unsigned)p[0] << 8 | p[1]); }
-DZ_INLINE uint32_t be32(const uint8_t *p) { return (uint32_t)be16(p) << 16 | be16(p + 2); }
-DZ_INLINE uint64_t be64(const uint8_t *p) { return (uint64_t)be32(p) << 32 | be32(p + 4); }
-
-/* Fills list[0..n) with the Python values of the n big-endian elements of
- * kind k at p, as dec_fast / dec_r make them; one loop per kind, so the
- * kind is not tested per element. -1 (an exception set) at the first
- * object that cannot be made, with *bad its index. */
-static int bulk_fill(PyObject *list, desert_type_kind k, const uint8_t *p, size_t n, size_t *bad) {
-#define BULK_LOOP(MAKE)                                           \
-  for (size_t i = 0; i < n; i++) {                                \
-    PyObject *x = MAKE;                                           \
-    if (!x) {                                                     \
-      *bad = i;                                                   \
-      return -1;                                                  \
-    }                                                             \
-    PyList_SET_ITEM(list, (Py_ssize_t)i, x);                      \
-  }                                                               \
-  return 0;
-  switch (k) {
-  case DESERT_TYPE_I16:
-    BULK_LOOP(PyLong_FromLong((int16_t)be16(p + 2 * i)))
-  case DESERT_TYPE_U16:
-    BULK_LOOP(PyLong_FromLong((long)be16(p + 2 * i)))
-  case DESERT_TYPE_I32:
-    BULK_LOOP(PyLong_FromLong((int32_t)be32(p + 4 * i)))
-  case DESERT_TYPE_U32:
-    BULK_LOOP(PyLong_FromUnsignedLong((unsigned long)be32(p + 4 * i)))
-  case DESERT_TYPE_F32:
-    BULK_LOOP(dz_float_to_python(1, be32(p + 4 * i)))
-  case DESERT_TYPE_I64:
-    BULK_LOOP(PyLong_FromLongLong((long long)(int64_t)be64(p + 8 * i)))
-  case DESERT_TYPE_U64:
-    BULK_LOOP(PyLong_FromUnsignedLongLong(be64(p + 8 * i)))
-  default: /* F64 */
-    BULK_LOOP(f64_item(be64(p + 8 * i)))
-  }
-#undef BULK_LOOP
 }
 
 /* A known-size list of fixed-width numbers whose bytes are all in view and
@@ -466,7 +234,7 @@ static int bulk_fill(PyObject *list, desert_type_kind k, const uint8_t *p, size_
  * which reports errors at their element. NULL with *taken 0: not taken. */
 static PyObject *dec_bulk(dz_dec *c, const desert_type *et, desert_seq *seq, int *taken) {
   desert_reader *r = c->r;
-  const size_t w = bulk_width(et);
+  const size_t w = dz_bulk_width(et);
   *taken = 0;
   if (!w || !seq->known || seq->count > desert_reader_remaining(r) / w ||
       seq->count > c->budget || seq->count > (size_t)PY_SSIZE_T_MAX)
@@ -479,7 +247,7 @@ static PyObject *dec_bulk(dz_dec *c, const desert_type *et, desert_seq *seq, int
   PyObject *list = PyList_New((Py_ssize_t)seq->count);
   if (!list) return NULL;
   size_t bad = 0;
-  if (bulk_fill(list, et->kind, p, seq->count, &bad) < 0) {
+  if (dz_bulk_fill(list, et->kind, p, seq->count, &bad) < 0) {
     Py_DECREF(list);
     return dpath_index(c, bad);
   }
@@ -528,7 +296,7 @@ static PyObject *dec_list(dz_dec *c, const desert_type *t, dz_strsite *site) {
   }
   if (n < pre && PyList_SetSlice(list, (Py_ssize_t)n, (Py_ssize_t)pre, NULL) < 0) goto fail;
   if (coll_checks(c, t, &seq, n) < 0) goto fail;
-  size_t cap = tree_cap(seq.known, seq.count, n);
+  size_t cap = dz_tree_cap(seq.known, seq.count, n);
   if (cap > n && charge(c, cap - n) < 0) goto fail;
   return list;
 fail:
@@ -592,7 +360,7 @@ static PyObject *dec_map(dz_dec *c, const desert_type *t) {
     goto done;
   }
   if (coll_checks(c, t, &seq, n) < 0) goto done;
-  size_t tc = tree_cap(seq.known, seq.count, n);
+  size_t tc = dz_tree_cap(seq.known, seq.count, n);
   if (tc > n && charge(c, tc - n) < 0) goto done;
   PyObject *d = _PyDict_NewPresized((Py_ssize_t)n);
   if (!d) goto done;
@@ -747,7 +515,7 @@ static PyObject *dec_r(dz_dec *c, const desert_type *t, const dz_names *nm, dz_s
   case DESERT_TYPE_DEDUP_STRING: {
     desert_str s;
     if (desert_read_dedup_string(r, &s)) return rfail(c);
-    return str_of(s.ptr, s.len, site);
+    return dz_str_of(s.ptr, s.len, site);
   }
   case DESERT_TYPE_BYTES:
     if (t->u.bytes.non_empty || t->u.bytes.has_length) return dec_tree(c, t);

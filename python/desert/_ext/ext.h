@@ -83,6 +83,11 @@ typedef struct dz_names {
   const desert_type **ftypes;
   const struct dz_names **fnames;
   dz_strsite *sites;
+  /* RECORD: whether flat.c reads it (see record_prepare there), the
+   * highest chunk of its fields and what flat.c keeps of each field. */
+  int flat;
+  unsigned flat_top;
+  struct dz_flat_field *flat_fields;
 } dz_names;
 
 typedef struct dz_schema {
@@ -98,6 +103,10 @@ typedef struct dz_schema {
   desert_writer *writer;
   desert_value_arena *arena;
   int busy;
+  /* flat.c reads the root type; decline run (inputs it left to direct.c
+   * in a row) and how many decodes skip it after a run of them. */
+  int flat_root;
+  unsigned flat_declines, flat_pause;
 } dz_schema;
 
 extern PyTypeObject dz_schema_type;
@@ -205,6 +214,23 @@ PyObject *dz_decode_direct(const dz_schema *s, desert_reader *r, desert_value_ar
 PyObject *dz_decode_direct_in(const dz_schema *s, desert_reader *r, desert_value_arena *arena,
                               const desert_type *t, size_t max_values, dz_dec_failure *fail,
                               const void *in, size_t in_len);
+/* ---- the raw-byte decoder (flat.c) ---- */
+/* How Schema.decode uses it: 0 not at all, 1 first (paused for a while
+ * after a run of declines), 2 first on every input (module.c's
+ * _set_flat_decoder, for the tests that compare it with direct.c). */
+extern int dz_flat_enabled;
+/* Decodes it finished and inputs it declined (module.c's _flat_stats). */
+extern size_t dz_flat_taken, dz_flat_declined;
+/* Fills each record entry's flat fields and s->flat_root (after the names
+ * table is complete). -1 with a Python error (no memory). */
+int dz_flat_prepare(dz_schema *s);
+/* Decodes a value of type t from the whole input in[0..len): the value,
+ * *used the bytes it took; NULL with a Python error (no memory); NULL
+ * without one: declined (a shape it leaves to direct.c, or an input that
+ * does not decode), nothing kept. */
+PyObject *dz_decode_flat(const dz_schema *s, const desert_type *t, const void *in, size_t len,
+                         size_t *used);
+
 /* bytes of n bytes at p, copied without the GIL when large (p must stay
  * valid and unchanged meanwhile: the input, an arena, a writer). */
 PyObject *dz_bytes_copy(const void *p, size_t n);

@@ -54,10 +54,38 @@ static PyObject *gil_release_count(PyObject *self, PyObject *unused) {
   return PyLong_FromSize_t(dz_nogil_count);
 }
 
+/* Sets how Schema.decode uses flat.c: 0 off (it starts with direct.c), 1
+ * on (the default: paused for a while after a run of declines), 2 on for
+ * every input; returns the previous mode. */
+static PyObject *set_flat_decoder(PyObject *self, PyObject *mode) {
+  (void)self;
+  long v = PyLong_AsLong(mode);
+  if (v == -1 && PyErr_Occurred()) return NULL;
+  if (v < 0 || v > 2) {
+    PyErr_SetString(PyExc_ValueError, "mode must be 0, 1 or 2");
+    return NULL;
+  }
+  int old = dz_flat_enabled;
+  dz_flat_enabled = (int)v;
+  return PyLong_FromLong(old);
+}
+
+static PyObject *flat_stats(PyObject *self, PyObject *unused) {
+  (void)self;
+  (void)unused;
+  return Py_BuildValue("(nn)", (Py_ssize_t)dz_flat_taken, (Py_ssize_t)dz_flat_declined);
+}
+
 static PyMethodDef methods[] = {
     {"library_version", version, METH_NOARGS, "Version string of the libdesert in use."},
     {"_gil_release_count", gil_release_count, METH_NOARGS,
      "How many times the extension released the GIL (for the tests; not API)."},
+    {"_flat_stats", flat_stats, METH_NOARGS,
+     "(decodes the raw-byte decoder finished, inputs it declined) so far (for the tests; not "
+     "API)."},
+    {"_set_flat_decoder", set_flat_decoder, METH_O,
+     "How decode uses the raw-byte decoder: 0 off, 1 on (default), 2 on for every input; "
+     "returns the previous mode (for the tests, which compare both decoders; not API)."},
     {NULL, NULL, 0, NULL}};
 
 static struct PyModuleDef moddef = {PyModuleDef_HEAD_INIT, "desert._desert",

@@ -108,7 +108,7 @@ static int build_names(dz_schema *s) {
       if (ft && ft->kind == DESERT_TYPE_RECORD && !(e->fnames[k] = dz_names_of(s, ft))) return -1;
     }
   }
-  return 0;
+  return dz_flat_prepare(s);
 }
 
 /* ---- codec state -------------------------------------------------------------------------- */
@@ -230,6 +230,7 @@ static void schema_dealloc(PyObject *self_obj) {
     PyMem_Free(s->names[i].ftypes);
     PyMem_Free((void *)s->names[i].fnames);
     PyMem_Free(s->names[i].sites);
+    PyMem_Free(s->names[i].flat_fields);
   }
   PyMem_Free(s->names);
   desert_reader_free(s->reader);
@@ -274,8 +275,29 @@ static PyObject *schema_decode(PyObject *self_obj, PyObject *args, PyObject *kw)
   }
   const desert_type *root = s->schema->root;
   PyObject *result = NULL;
-  /* The direct path first; on a failure the tree path decodes the input
-   * again, so the error (status, offset, path, message) is exactly its. */
+  /* The raw-byte decoder first, where it applies; then the direct path;
+   * on a failure the tree path decodes the input again, so the error
+   * (status, offset, path, message) is exactly its. */
+  if (dz_flat_enabled && s->flat_root) {
+    if (s->flat_pause && dz_flat_enabled == 1) {
+      s->flat_pause--;
+    } else {
+      size_t used = 0;
+      result = dz_decode_flat(s, root, view.buf, (size_t)view.len, &used);
+      if (result && (allow_trailing || used == (size_t)view.len)) {
+        s->flat_declines = 0;
+        dz_flat_taken++;
+        goto done;
+      }
+      Py_CLEAR(result);
+      if (PyErr_Occurred()) goto done;
+      dz_flat_declined++;
+      /* Data this decoder keeps declining (removed fields, unknown-size
+       * lists, ...) is left to the direct path for a while (not in the
+       * tests' mode 2, which compares the decoders on every input). */
+      if (++s->flat_declines >= 4) s->flat_declines = 0, s->flat_pause = 256;
+    }
+  }
   dz_dec_failure df;
   desert_status rc = desert_reader_begin_inline(st.reader, view.buf, (size_t)view.len);
   if (!rc) {
