@@ -41,6 +41,28 @@ DZ_INLINE PyObject *dz_new_ascii(const char *p, size_t n) {
   return o;
 }
 
+/* The same for n <= 16 whose bytes are the words a and b as
+ * dz_str_short loads them: stored as loaded (gcc makes a memcpy of a
+ * short unknown length `rep movsb`, slow to start). */
+DZ_INLINE PyObject *dz_new_ascii_words(const char *p, size_t n, uint64_t a, uint64_t b) {
+  PyObject *o = PyUnicode_New((Py_ssize_t)n, 127);
+  if (!o) return NULL;
+  Py_UCS1 *d = PyUnicode_1BYTE_DATA(o);
+  if (n >= 8) {
+    memcpy(d, &a, 8);
+    memcpy(d + n - 8, &b, 8);
+  } else if (n >= 4) {
+    uint32_t x = (uint32_t)a, y = (uint32_t)b;
+    memcpy(d, &x, 4);
+    memcpy(d + n - 4, &y, 4);
+  } else if (n) {
+    d[0] = (Py_UCS1)p[0];
+    d[n / 2] = (Py_UCS1)p[n / 2];
+    d[n - 1] = (Py_UCS1)p[n - 1];
+  }
+  return o;
+}
+
 /* Probes per verdict of a string site, the fewest hits among them that keep
  * the cache on, and how many strings a site that missed skips it for. */
 #define DZ_SITE_WINDOW 64u
@@ -73,7 +95,7 @@ DZ_INLINE PyObject *dz_str_short(const char *p, size_t n, dz_strsite *site, int 
   }
   if (site->skip) {
     site->skip--;
-    return dz_new_ascii(p, n);
+    return dz_new_ascii_words(p, n, a, b);
   }
   uint64_t h = (a * 0x9E3779B97F4A7C15ull) ^ (b * 0xC2B2AE3D27D4EB4Full) ^ n;
   size_t i = (size_t)(h >> 40) & (DZ_STR_CACHE - 1);
@@ -85,7 +107,7 @@ DZ_INLINE PyObject *dz_str_short(const char *p, size_t n, dz_strsite *site, int 
     site->hits++;
     return Py_NewRef(dz_str_cache[i].s);
   }
-  PyObject *o = dz_new_ascii(p, n);
+  PyObject *o = dz_new_ascii_words(p, n, a, b);
   if (!o) return NULL;
   dz_str_cache[i].a = a, dz_str_cache[i].b = b, dz_str_cache[i].n = n;
   Py_XSETREF(dz_str_cache[i].s, Py_NewRef(o));
