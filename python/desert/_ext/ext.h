@@ -13,6 +13,13 @@
 #include <desert.h>
 #include <desert/json.h>
 
+/* Everything declared from here on is the extension's own (hidden: the
+ * module exports PyInit__desert alone, which PyMODINIT_FUNC marks), so its
+ * tables are reached directly rather than through the GOT. */
+#if defined(__GNUC__) || defined(__clang__)
+#pragma GCC visibility push(hidden)
+#endif
+
 /* Pure C work on at least this many bytes runs without the GIL: UTF-8
  * validation and the copy of a string, the copy of a byte block, inflating
  * or deflating a compressed block, the copy of an encoded message, the
@@ -242,5 +249,9 @@ PyObject *dz_iter_decode(dz_schema *s, PyObject *fileobj, Py_ssize_t buffer_size
                          int allow_trailing, PyObject *max_window);
 PyObject *dz_iter_encode(dz_schema *s, PyObject *values, PyObject *fileobj,
                          Py_ssize_t buffer_size);
+
+#if defined(__GNUC__) || defined(__clang__)
+#pragma GCC visibility pop
+#endif
 
 #endif /* DESERT_PY_EXT_H */

@@ -13,6 +13,11 @@
 #include <math.h>
 #include <string.h>
 
+/* The extension's own, as in ext.h. */
+#if defined(__GNUC__) || defined(__clang__)
+#pragma GCC visibility push(hidden)
+#endif
+
 /* The per-item helpers of the record and list loops are inlined into them
  * (a call frame per field costs as much as reading the field). */
 #if defined(__GNUC__) || defined(__clang__)
@@ -163,5 +168,9 @@ size_t dz_bulk_width(const desert_type *et);
  * kind k at p; -1 (an exception set) at the first object that cannot be
  * made, with *bad its index. */
 int dz_bulk_fill(PyObject *list, desert_type_kind k, const uint8_t *p, size_t n, size_t *bad);
+
+#if defined(__GNUC__) || defined(__clang__)
+#pragma GCC visibility pop
+#endif
 
 #endif /* DESERT_PY_ITEMS_H */
