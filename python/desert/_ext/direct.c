@@ -395,14 +395,17 @@ done:
   return result;
 }
 
-static PyObject *dec_record(dz_dec *c, const desert_type *t, const dz_names *nm) {
+/* The fields of record t (names entry nm, with a plan) into the dict d;
+ * 0, or -1 with the failure recorded (d is the caller's). */
+static int dec_fields(dz_dec *c, const desert_type *t, const dz_names *nm, PyObject *d) {
   desert_reader *r = c->r;
   const size_t n = t->u.record.field_count;
-  if (charge(c, n) < 0) return NULL;
+  if (charge(c, n) < 0) return -1;
   desert_record_reader rr;
-  if (desert_record_read_begin_plan(r, nm->plan, &rr)) return rfail(c);
-  PyObject *d = _PyDict_NewPresized((Py_ssize_t)n);
-  if (!d) return NULL;
+  if (desert_record_read_begin_plan(r, nm->plan, &rr)) {
+    rfail(c);
+    return -1;
+  }
   for (size_t i = 0; i < n; i++) {
     const desert_type_field *f = &t->u.record.fields[i];
     desert_field_action act;
@@ -461,12 +464,66 @@ static PyObject *dec_record(dz_dec *c, const desert_type *t, const dz_names *nm)
   }
   if (desert_record_read_end(&rr)) {
     rfail(c);
+    return -1;
+  }
+  return 0;
+fail:
+  desert_record_read_end(&rr); /* (restores the reader; the failure is recorded) */
+  return -1;
+}
+
+static PyObject *dec_record(dz_dec *c, const desert_type *t, const dz_names *nm) {
+  PyObject *d = _PyDict_NewPresized((Py_ssize_t)t->u.record.field_count);
+  if (!d) return NULL;
+  if (dec_fields(c, t, nm, d) < 0) Py_CLEAR(d);
+  return d;
+}
+
+/* An enum value: {"$case": name} and its record payload's fields, or
+ * {"$case": name, "value": payload} (docs/schema.md's value language),
+ * read with the reader's enum calls and the ids tabulated at load. */
+static PyObject *dec_enum(dz_dec *c, const dz_names *nm) {
+  desert_reader *r = c->r;
+  uint32_t id;
+  if (desert_enum_read_begin_id(r, nm->id_count, &id)) return rfail(c);
+  const size_t idx = nm->case_of[id];
+  const desert_type *pt = nm->ftypes[idx];
+  PyObject *d = NULL;
+  if (charge(c, 1) < 0) goto done;
+  d = _PyDict_NewPresized(pt && pt->kind == DESERT_TYPE_RECORD
+                              ? (Py_ssize_t)pt->u.record.field_count + 1 : 2);
+  if (!d) goto done;
+  if (PyDict_SetItem(d, dz.k_case, nm->names[idx]) < 0) goto fail;
+  if (pt->kind == DESERT_TYPE_RECORD) {
+    /* the payload record is a level of its own, as in the tree codec */
+    if (c->depth >= DZ_MAX_DEPTH) {
+      dfail(c, DESERT_E_DEPTH, desert_reader_offset(r), "nesting too deep");
+      goto fail;
+    }
+    c->depth++;
+    int rc = dec_fields(c, pt, nm->fnames[idx], d);
+    c->depth--;
+    if (rc < 0) goto fail;
+  } else {
+    PyObject *x = dec_r(c, pt, NULL, &c->site);
+    if (!x) {
+      dpath_field(c, "value");
+      goto fail;
+    }
+    int rc = PyDict_SetItem(d, dz.k_value, x);
+    Py_DECREF(x);
+    if (rc < 0) goto fail;
+  }
+  if (desert_enum_read_end_id(r)) {
+    rfail(c);
     goto fail;
   }
   return d;
 fail:
-  Py_DECREF(d);
-  return NULL;
+  Py_CLEAR(d);
+done:
+  desert_enum_read_end_id(r); /* (restores the nesting; the failure is recorded) */
+  return d;
 }
 
 #define RD(T, READ, MAKE)               \
@@ -530,13 +587,14 @@ static PyObject *dec_r(dz_dec *c, const desert_type *t, const dz_names *nm, dz_s
     break;
   }
   if (t->kind < DESERT_TYPE_LIST) return dec_tree(c, t);
-  if (t->kind == DESERT_TYPE_RECORD) {
+  if (t->kind == DESERT_TYPE_RECORD || t->kind == DESERT_TYPE_ENUM) {
     if (!nm) nm = dz_names_of(c->s, t);
     if (!nm) return NULL;
-    if (!nm->plan) return dec_tree(c, t);
+    if (t->kind == DESERT_TYPE_RECORD ? !nm->plan : !nm->direct) return dec_tree(c, t);
   }
   if (t->kind != DESERT_TYPE_LIST && t->kind != DESERT_TYPE_SET && t->kind != DESERT_TYPE_MAP &&
-      t->kind != DESERT_TYPE_OPTION && t->kind != DESERT_TYPE_RECORD)
+      t->kind != DESERT_TYPE_OPTION && t->kind != DESERT_TYPE_RECORD &&
+      t->kind != DESERT_TYPE_ENUM)
     return dec_tree(c, t);
   if (c->depth >= DZ_MAX_DEPTH) {
     char m[64];
@@ -581,6 +639,9 @@ static PyObject *dec_r(dz_dec *c, const desert_type *t, const dz_names *nm, dz_s
     }
     break;
   }
+  case DESERT_TYPE_ENUM:
+    x = dec_enum(c, nm);
+    break;
   default:
     x = dec_record(c, t, nm);
     break;
@@ -743,25 +804,31 @@ static int enc_optional_field(dz_from_ctx *c, desert_writer *w, desert_record_wr
   return enc(c, w, inner, x);
 }
 
-#define DZ_DIRECT_MAX_FIELDS 64
 
-static int enc_record(dz_from_ctx *c, desert_writer *w, const desert_type *t, PyObject *o,
-                      const dz_names *nm) {
+/* The values of record t's fields in the exact dict o (borrowed, NULL for
+ * an absent optional or transient field), for the direct writer: 1; 0 when
+ * a required field is missing or o holds keys beyond the fields and
+ * `extra` more (an enum's "$case") — the caller then hands the value to
+ * the tree path, which names the error; -1 with a Python error. */
+static int record_vals(const desert_type *t, PyObject *o, const dz_names *nm, Py_ssize_t extra,
+                       PyObject **vals) {
   const size_t nf = t->u.record.field_count;
-  PyObject *vals[DZ_DIRECT_MAX_FIELDS];
   Py_ssize_t seen = 0;
-  /* Every field looked up first: a missing field or an unknown key sends
-   * the whole record, untouched, to the tree path for its error. */
   for (size_t i = 0; i < nf; i++) {
     PyObject *x = PyDict_GetItemWithError(o, nm->names[i]);
     if (!x && PyErr_Occurred()) return -1;
     vals[i] = x;
     if (x) seen++;
     unsigned fl = t->u.record.fields[i].flags;
-    if (!x && !(fl & (DESERT_FIELD_OPTIONAL | DESERT_FIELD_TRANSIENT)))
-      return enc_tree_here(c, w, t, o);
+    if (!x && !(fl & (DESERT_FIELD_OPTIONAL | DESERT_FIELD_TRANSIENT))) return 0;
   }
-  if (seen != PyDict_GET_SIZE(o)) return enc_tree_here(c, w, t, o);
+  return seen + extra == PyDict_GET_SIZE(o);
+}
+
+/* Writes record t from the values record_vals found. */
+static int enc_record_vals(dz_from_ctx *c, desert_writer *w, const desert_type *t,
+                           const dz_names *nm, PyObject **vals) {
+  const size_t nf = t->u.record.field_count;
   for (size_t i = 0; i < nf; i++) Py_XINCREF(vals[i]);
   desert_record_writer rw;
   int rc = 0;
@@ -781,6 +848,47 @@ static int enc_record(dz_from_ctx *c, desert_writer *w, const desert_type *t, Py
   if (!rc && desert_record_write_end(&rw)) rc = wfail(c, w);
   for (size_t i = 0; i < nf; i++) Py_XDECREF(vals[i]);
   return rc;
+}
+
+static int enc_record(dz_from_ctx *c, desert_writer *w, const desert_type *t, PyObject *o,
+                      const dz_names *nm) {
+  PyObject *vals[DZ_DIRECT_MAX_FIELDS];
+  /* Every field looked up first: a missing field or an unknown key sends
+   * the whole record, untouched, to the tree path for its error. */
+  int ok = record_vals(t, o, nm, 0, vals);
+  if (ok <= 0) return ok < 0 ? -1 : enc_tree_here(c, w, t, o);
+  return enc_record_vals(c, w, t, nm, vals);
+}
+
+/* An enum value from its dict form (see dec_enum): the constructor looked
+ * up by name, its id tabulated at load; anything the tree path would
+ * refuse (no or an unknown "$case", a transient constructor, missing or
+ * unknown keys) is handed to it whole, untouched, for its error. */
+static int enc_enum(dz_from_ctx *c, desert_writer *w, const desert_type *t, PyObject *o,
+                    const dz_names *nm) {
+  PyObject *cs = PyDict_GetItemWithError(o, dz.k_case);
+  if (!cs && PyErr_Occurred()) return -1;
+  PyObject *ix = cs && PyUnicode_CheckExact(cs) ? PyDict_GetItemWithError(nm->case_index, cs) : NULL;
+  if (!ix && PyErr_Occurred()) return -1;
+  size_t idx = ix ? PyLong_AsSize_t(ix) : 0;
+  if (!ix || idx >= nm->count || nm->ids[idx] == UINT32_MAX) return enc_tree_here(c, w, t, o);
+  const desert_type *pt = nm->ftypes[idx];
+  if (pt->kind == DESERT_TYPE_RECORD) {
+    PyObject *vals[DZ_DIRECT_MAX_FIELDS];
+    const dz_names *pnm = nm->fnames[idx];
+    int ok = record_vals(pt, o, pnm, 1, vals);
+    if (ok <= 0) return ok < 0 ? -1 : enc_tree_here(c, w, t, o);
+    if (desert_enum_write_id_inline(w, nm->ids[idx])) return wfail(c, w);
+    return enc_record_vals(c, w, pt, pnm, vals);
+  }
+  PyObject *x = PyDict_GET_SIZE(o) == 2 ? PyDict_GetItemWithError(o, dz.k_value) : NULL;
+  if (!x && PyErr_Occurred()) return -1;
+  if (!x) return enc_tree_here(c, w, t, o);
+  if (desert_enum_write_id_inline(w, nm->ids[idx])) return wfail(c, w);
+  Py_INCREF(x);
+  int rc = enc(c, w, pt, x);
+  Py_DECREF(x);
+  return rc < 0 ? dz_at_field(c, "value") : 0;
 }
 
 static int enc_option_type(dz_from_ctx *c, desert_writer *w, const desert_type *t, PyObject *o) {
@@ -925,6 +1033,16 @@ static int enc_inner(dz_from_ctx *c, desert_writer *w, const desert_type *t, PyO
     if (!nm->plan) break;
     c->depth++;
     int rc = enc_record(c, w, t, o, nm);
+    c->depth--;
+    return rc;
+  }
+  case DESERT_TYPE_ENUM: {
+    if (!PyDict_CheckExact(o)) break;
+    const dz_names *nm = dz_names_of(c->s, t);
+    if (!nm) return -1;
+    if (!nm->direct) break;
+    c->depth++;
+    int rc = enc_enum(c, w, t, o, nm);
     c->depth--;
     return rc;
   }

@@ -36,6 +36,9 @@ extern size_t dz_nogil_count;
   dz_nogil_count++;    \
   Py_BEGIN_ALLOW_THREADS
 #define DZ_END_NOGIL Py_END_ALLOW_THREADS
+/* Most fields of a record the direct encoder writes itself (it keeps them
+ * on the stack); a larger record goes through the tree codec. */
+#define DZ_DIRECT_MAX_FIELDS 64
 /* Nesting bound of the Python <-> tree converters (the codec has its own). */
 #define DZ_MAX_DEPTH 200u
 /* Default node budget of one decode (Schema(max_values=...)): a list that
@@ -86,10 +89,20 @@ typedef struct dz_names {
   /* RECORD: per field, its type resolved once (NULL: does not resolve),
    * the names entry of a field whose type is a record (else NULL), and its
    * string site; filled once every entry exists. Decoding then does no
-   * per-field type resolution or table lookup. */
+   * per-field type resolution or table lookup. ENUM: the same per
+   * constructor for its payload (no sites). */
   const desert_type **ftypes;
   const struct dz_names **fnames;
   dz_strsite *sites;
+  /* ENUM: whether direct.c reads and writes it itself (every record
+   * payload has a plan and at most DZ_DIRECT_MAX_FIELDS fields; else the
+   * tree codec does, as a subtree); the constructor id of each declaration
+   * index (UINT32_MAX: transient) and the index of each id (id_count of
+   * them), as desert_enum_case_id gives them; constructor name -> index. */
+  int direct;
+  uint32_t *ids, *case_of;
+  uint32_t id_count;
+  PyObject *case_index;
   /* RECORD: whether flat.c reads it (see record_prepare there), the
    * highest chunk of its fields and what flat.c keeps of each field. */
   int flat;

@@ -68,6 +68,55 @@ static int build_plan(dz_names *e, const desert_type *t) {
   return 0;
 }
 
+/* An enum's constructor ids, their inverse, its payload types and the
+ * name -> index dict (see dz_names); after every record entry is built. */
+static int build_enum(dz_schema *s, dz_names *e) {
+  const desert_type *t = e->type;
+  size_t n = t->u.enumeration.count;
+  desert_case_desc *cases = PyMem_Calloc(n ? n : 1, sizeof *cases);
+  e->ids = PyMem_Calloc(n ? n : 1, sizeof *e->ids);
+  e->case_of = PyMem_Calloc(n ? n : 1, sizeof *e->case_of);
+  e->ftypes = PyMem_Calloc(n ? n : 1, sizeof *e->ftypes);
+  e->fnames = PyMem_Calloc(n ? n : 1, sizeof *e->fnames);
+  e->case_index = PyDict_New();
+  int rc = -1;
+  if (!cases || !e->ids || !e->case_of || !e->ftypes || !e->fnames) {
+    PyErr_NoMemory();
+    goto done;
+  }
+  if (!e->case_index) goto done;
+  for (size_t k = 0; k < n; k++) {
+    cases[k].name = t->u.enumeration.ctors[k].name;
+    cases[k].flags = t->u.enumeration.ctors[k].transient ? DESERT_CASE_TRANSIENT : 0;
+  }
+  desert_enum_desc d = {t->name, cases, n, t->u.enumeration.sorted};
+  e->direct = 1;
+  for (size_t k = 0; k < n; k++) {
+    const desert_type_ctor *ctor = &t->u.enumeration.ctors[k];
+    PyObject *ix = PyLong_FromSize_t(k);
+    if (!ix || PyDict_SetItem(e->case_index, e->names[k], ix) < 0) {
+      Py_XDECREF(ix);
+      goto done;
+    }
+    Py_DECREF(ix);
+    uint32_t id = UINT32_MAX;
+    if (!ctor->transient && desert_enum_case_id(&d, k, &id)) e->direct = 0;
+    e->ids[k] = id;
+    if (id < n) e->case_of[id] = (uint32_t)k, e->id_count++;
+    const desert_type *pt = ctor->payload ? desert_type_resolve(ctor->payload) : NULL;
+    e->ftypes[k] = pt;
+    if (!ctor->transient && !pt) e->direct = 0;
+    if (pt && pt->kind == DESERT_TYPE_RECORD) {
+      if (!(e->fnames[k] = dz_names_of(s, pt))) goto done;
+      if (!e->fnames[k]->plan || pt->u.record.field_count > DZ_DIRECT_MAX_FIELDS) e->direct = 0;
+    }
+  }
+  rc = 0;
+done:
+  PyMem_Free(cases);
+  return rc;
+}
+
 static int build_names(dz_schema *s) {
   size_t n = desert_type_set_count(s->schema->set), cap = 16;
   while (cap < 2 * n + 2) cap *= 2;
@@ -108,6 +157,10 @@ static int build_names(dz_schema *s) {
       if (ft && ft->kind == DESERT_TYPE_RECORD && !(e->fnames[k] = dz_names_of(s, ft))) return -1;
     }
   }
+  for (size_t i = 0; i < cap; i++)
+    if (s->names[i].type && s->names[i].type->kind == DESERT_TYPE_ENUM &&
+        build_enum(s, &s->names[i]) < 0)
+      return -1;
   return dz_flat_prepare(s);
 }
 
@@ -231,6 +284,9 @@ static void schema_dealloc(PyObject *self_obj) {
     PyMem_Free((void *)s->names[i].fnames);
     PyMem_Free(s->names[i].sites);
     PyMem_Free(s->names[i].flat_fields);
+    PyMem_Free(s->names[i].ids);
+    PyMem_Free(s->names[i].case_of);
+    Py_XDECREF(s->names[i].case_index);
   }
   PyMem_Free(s->names);
   desert_reader_free(s->reader);
