@@ -16,7 +16,7 @@
 # after --verify), DESERT_BENCH_MIN_TIME (seconds per repetition, default
 # 0.03), DESERT_BENCH_REPETITIONS (default 3), DESERT_BENCH_FILTER (regex of
 # rows, default all), DESERT_BENCH_RESULTS (default bench/results),
-# DESERT_PY_BENCH_ROUNDS (rounds of python/bench/bench.py, default 5),
+# DESERT_PY_BENCH_ROUNDS (rounds of python/bench/bench.py, default 15),
 # DESERT_FORCE_ISA (passed through; the bench refuses to run when it does
 # not take effect). The whole job stays under about 10 minutes on the
 # 2-core machines; absolute times move by up to 2x between runs there, so
@@ -168,7 +168,7 @@ pyout=$dir/python-bench
   exit 1
 }
 PYTHONPATH="$pyout/lib" PYTHONDONTWRITEBYTECODE=1 "$py" "$src/python/bench/bench.py" \
-  --rounds "${DESERT_PY_BENCH_ROUNDS:-5}" --json "$stem-python.json"
+  --rounds "${DESERT_PY_BENCH_ROUNDS:-15}" --json "$stem-python.json"
 
 printf '\n===== report =====\n'
 python3 "$src/bench/report.py" "$stem.json" -o "$stem.md" --svg "$stem-gains.svg" \

@@ -25,10 +25,11 @@ would store; protobuf runs where a message type exists (person_list,
 terms_list).
 
 Prints the median CPU time of --rounds rounds per row (all rows interleaved
-in each round, garbage collector off while timing), in ms per pass and ns
-per record, and the ratios to msgpack and json; --json FILE also writes the
+in each round, each timed call right after an untimed call of the same
+row, garbage collector off while timing), in ms per pass and ns per
+record, and the ratios to msgpack and json; --json FILE also writes the
 rows as JSON for bench/report.py (scripts/bench.sh does).
-  /usr/bin/python3 python/bench/bench.py [--rounds 7] [--n 10000] [--json FILE]
+  /usr/bin/python3 python/bench/bench.py [--rounds 15] [--n 10000] [--json FILE]
 (with the package installed, or PYTHONPATH pointing at a build of it).
 """
 import argparse
@@ -83,13 +84,16 @@ def people(n):
 
 def measure(fns, rounds):
     """Median CPU time (time.process_time) of each callable over `rounds`
-    rounds, the callables interleaved within each round so that every one
-    sees the same host load, in a new (seeded) order each round: what a
-    call pays for the one before it (the allocator giving back, then
-    faulting in again, the memory of a large result just freed) is not
-    always the same row's. The garbage collector is off while timing, as
-    timeit does (a collection would land on whichever call crosses its
-    threshold)."""
+    rounds. In each round every callable runs twice in a row, untimed and
+    then timed, the callables interleaved in a new (seeded) order each
+    round: every one sees the same host load, and the timed call always
+    follows a call of its own. What a call pays for whatever ran before it
+    — the allocator giving back and faulting in again the memory of
+    another row's large result, another row's data in the caches — is
+    then the same as in a loop of that call alone (as timeit measures),
+    not a draw of which row came before. The garbage collector is off
+    while timing, as timeit does (a collection would land on whichever
+    call crosses its threshold)."""
     for fn in fns:
         fn()  # warm
     times = [[] for _ in fns]
@@ -101,6 +105,7 @@ def measure(fns, rounds):
         for _ in range(rounds):
             shuffle(order)
             for i in order:
+                fns[i]()
                 t0 = time.process_time()
                 fns[i]()
                 times[i].append(time.process_time() - t0)
@@ -255,13 +260,13 @@ def rows_for(n, rounds):
 
 def main():
     ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
-    ap.add_argument("--rounds", type=int, default=7)
+    ap.add_argument("--rounds", type=int, default=15)
     ap.add_argument("--n", type=int, default=10000)
     ap.add_argument("--json", metavar="FILE", help="also write the rows as JSON (bench/report.py)")
     a = ap.parse_args()
     rows = rows_for(a.n, a.rounds)
     head = ("desert %s (libdesert %s), Python %s, %d records, median CPU time of %d "
-            "interleaved rounds" % (desert.__version__, desert.library_version(),
+            "interleaved rounds, each after a call of its own" % (desert.__version__, desert.library_version(),
                                     sys.version.split()[0], a.n, a.rounds))
     print(head)
     print("%-12s %-9s %10s %10s %10s %10s %9s" % ("case", "impl", "enc ms", "dec ms",
