@@ -71,6 +71,20 @@ TREE = rec("Tree", [f("label", "string"),
 OTHER = rec("Other", [f("id", "uuid"), f("m", {"type": "map", "key": "string", "value": "i32"})])
 OUTER = rec("Outer", [f("n", "i32"), f("other", "Other"), f("after", "string")])
 
+# sum types: an enum of every constructor form (sorted ids, a transient
+# constructor), a recursive enum, uuid, char, char16, either and try
+ITEM = {"type": "enum", "order": "sorted", "constructors": [
+    {"name": "Square", "type": "i32"}, {"name": "Ghost", "transient": True},
+    {"name": "Circle", "fields": [{"name": "r", "type": "f64"}, {"name": "tag", "type": "string"}]},
+    {"name": "Nothing"}, {"name": "Label", "type": {"type": "option", "inner": "string"}}]}
+TREE_E = {"type": "enum", "constructors": [
+    {"name": "Leaf", "type": "var_i32"},
+    {"name": "Node", "fields": [{"name": "kids", "type": {"type": "list", "element": "TreeE"}}]}]}
+SUMS = rec("Sums", [f("items", {"type": "list", "element": "Item"}), f("one", "Item", optional=True),
+                    f("tree", "TreeE"), f("id", "uuid"), f("ch", "char"), f("c16", "char16"),
+                    f("ei", {"type": "either", "left": "i32", "right": "string"}),
+                    f("tr", {"type": "try", "failure": "string", "success": "i64"})])
+
 LIMITS = rec("Limits", [f("three", {"type": "list", "element": "i32", "length": 3}),
                         f("some", {"type": "list", "element": "string", "non_empty": True}),
                         f("fixed", {"type": "bytes", "length": 2})])
@@ -102,6 +116,25 @@ def all_value(rng):
             "opt": rng.choice([None, 7, -1])}
 
 
+def sums_value(rng):
+    def item():
+        return rng.choice([{"$case": "Square", "value": rng.randrange(-9, 9)},
+                           {"$case": "Circle", "r": 0.5, "tag": "t"}, {"$case": "Nothing"},
+                           {"$case": "Label", "value": rng.choice([None, "l\u00e9"])}])
+
+    def tree_e(d):
+        if not d or rng.random() < 0.3:
+            return {"$case": "Leaf", "value": rng.randrange(-300, 300)}
+        return {"$case": "Node", "kids": [tree_e(d - 1) for _ in range(rng.randrange(3))]}
+
+    return {"items": [item() for _ in range(rng.randrange(4))], "one": rng.choice([None, item()]),
+            "tree": tree_e(3), "id": uuid.UUID(int=rng.randrange(2**128)),
+            "ch": rng.choice(["a", "\u00e9", "\u65e5", "\U0001F600"]),
+            "c16": rng.choice(["b", "\u00e8", "\uffff"]),
+            "ei": rng.choice([{"left": -4}, {"right": "r"}]),
+            "tr": rng.choice([{"failure": "oops"}, {"success": 2**40}])}
+
+
 def tree(rng, depth):
     kids = [tree(rng, depth - 1) for _ in range(rng.randrange(3))] if depth else []
     return {"label": "n%d" % rng.randrange(100), "kids": kids}
@@ -120,6 +153,11 @@ def cases():
         ("tree", doc("Tree", Tree=TREE), [tree(rng, 3) for _ in range(3)]),
         ("outer", doc("Outer", Outer=OUTER, Other=OTHER),
          [{"n": 1, "other": {"id": uuid.UUID(int=5), "m": {"k": 1}}, "after": "z"}]),
+        ("sums", doc("Sums", Sums=SUMS, Item=ITEM, TreeE=TREE_E),
+         [sums_value(rng) for _ in range(5)]),
+        ("sums_scala_chars", dict(doc("Sums", Sums=SUMS, Item=ITEM, TreeE=TREE_E),
+                                  options={"scala_chars": True}),
+         [dict(sums_value(rng), ch="\u00e9") for _ in range(2)]),
         ("limits", doc("Limits", Limits=LIMITS),
          [{"three": [1, 2, 3], "some": ["x"], "fixed": b"ab"}]),
         ("strings", doc({"type": "list", "element": "string"}),
@@ -322,4 +360,33 @@ def test_varints_agree():
             assert agree(a, b), (data.hex(), a, b)
             a, b = both(strings, b"\x02" + data + body)
             assert agree(a, b), (data.hex(), a, b)
+    assert seen == {"value", "error"}
+
+
+def var_u32(n):
+    out = bytearray()
+    while n >= 0x80:
+        out.append(n & 0x7F | 0x80)
+        n >>= 7
+    out.append(n)
+    return bytes(out)
+
+
+def test_chars_agree():
+    """Code points at the edges of what a char may hold: surrogates and
+    past U+10FFFF fail, the rest are one-character strings."""
+    plain = desert.Schema(doc("char"))
+    scala = desert.Schema(dict(doc("char"), options={"scala_chars": True}))
+    c16 = desert.Schema(doc("char16"))
+    seen = set()
+    for cp in (0x41, 0xD7FF, 0xD800, 0xDBFF, 0xDC00, 0xDFFF, 0xE000, 0xFFFF, 0x10000, 0x10FFFF,
+               0x110000, 0xFFFFFFFF):
+        a, b = both(plain, var_u32(cp))
+        assert agree(a, b), (hex(cp), a, b)
+        seen.add(a[0])
+        if cp <= 0xFFFF:
+            for s in (scala, c16):
+                a, b = both(s, cp.to_bytes(2, "big"))
+                assert agree(a, b), (hex(cp), a, b)
+                assert a[0] == ("error" if 0xD800 <= cp <= 0xDFFF else "value")
     assert seen == {"value", "error"}

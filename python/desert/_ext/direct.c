@@ -479,6 +479,23 @@ static PyObject *dec_record(dz_dec *c, const desert_type *t, const dz_names *nm)
   return d;
 }
 
+/* Either / Try: a tag, then the left (failure) or right (success) value,
+ * as {"left": x} / {"right": x} / {"failure": x} / {"success": x}. */
+static PyObject *dec_alt(dz_dec *c, const desert_type *t) {
+  const int either = t->kind == DESERT_TYPE_EITHER;
+  bool one;
+  if (either ? desert_read_either_inline(c->r, &one) : desert_read_try_inline(c->r, &one))
+    return rfail(c);
+  if (charge(c, 1) < 0) return NULL;
+  PyObject *key = one ? (either ? dz.k_right : dz.k_success) : (either ? dz.k_left : dz.k_failure);
+  PyObject *x = dec(c, one ? t->u.alt.right : t->u.alt.left);
+  if (!x) return dpath_field(c, PyUnicode_AsUTF8(key));
+  PyObject *d = PyDict_New();
+  if (d && PyDict_SetItem(d, key, x) < 0) Py_CLEAR(d);
+  Py_DECREF(x);
+  return d;
+}
+
 /* An enum value: {"$case": name} and its record payload's fields, or
  * {"$case": name, "value": payload} (docs/schema.md's value language),
  * read with the reader's enum calls and the ids tabulated at load. */
@@ -569,6 +586,23 @@ static PyObject *dec_r(dz_dec *c, const desert_type *t, const dz_names *nm, dz_s
   }
   case DESERT_TYPE_UNIT:
     Py_RETURN_NONE;
+  case DESERT_TYPE_CHAR: {
+    uint32_t cp;
+    if (desert_read_char(r, &cp)) return rfail(c);
+    return PyUnicode_FromOrdinal((int)cp);
+  }
+  case DESERT_TYPE_CHAR16: {
+    size_t at = desert_reader_offset(r);
+    uint16_t u;
+    if (desert_read_char16(r, &u)) return rfail(c);
+    if (u >= 0xD800u && u <= 0xDFFFu) return dfail(c, DESERT_E_INVALID_CHAR, at, "a surrogate");
+    return PyUnicode_FromOrdinal(u);
+  }
+  case DESERT_TYPE_UUID: {
+    uint8_t b[16];
+    if (desert_read_uuid(r, b)) return rfail(c);
+    return dz_uuid(b);
+  }
   case DESERT_TYPE_DEDUP_STRING: {
     desert_str s;
     if (desert_read_dedup_string(r, &s)) return rfail(c);
@@ -594,7 +628,7 @@ static PyObject *dec_r(dz_dec *c, const desert_type *t, const dz_names *nm, dz_s
   }
   if (t->kind != DESERT_TYPE_LIST && t->kind != DESERT_TYPE_SET && t->kind != DESERT_TYPE_MAP &&
       t->kind != DESERT_TYPE_OPTION && t->kind != DESERT_TYPE_RECORD &&
-      t->kind != DESERT_TYPE_ENUM)
+      t->kind != DESERT_TYPE_ENUM && t->kind != DESERT_TYPE_EITHER && t->kind != DESERT_TYPE_TRY)
     return dec_tree(c, t);
   if (c->depth >= DZ_MAX_DEPTH) {
     char m[64];
@@ -641,6 +675,10 @@ static PyObject *dec_r(dz_dec *c, const desert_type *t, const dz_names *nm, dz_s
   }
   case DESERT_TYPE_ENUM:
     x = dec_enum(c, nm);
+    break;
+  case DESERT_TYPE_EITHER:
+  case DESERT_TYPE_TRY:
+    x = dec_alt(c, t);
     break;
   default:
     x = dec_record(c, t, nm);

@@ -50,6 +50,10 @@ extern size_t dz_nogil_count;
 typedef struct dz_globals {
   PyObject *DesertError, *SchemaError, *DecodeError, *EncodeError, *EncodeTypeError;
   PyObject *Decimal, *UUID;
+  /* uuid.UUID's slot names and uuid.SafeUUID.unknown, for dz_uuid; NULL
+   * when the uuid module does not have that layout (dz_uuid then calls
+   * the class) */
+  PyObject *s_int, *s_is_safe, *safe_unknown;
   /* interned keys of the JSON value language */
   PyObject *k_case, *k_value, *k_some, *k_left, *k_right, *k_success, *k_failure;
   PyObject *k_offset, *k_region, *k_f32_bits, *k_f64_bits, *k_unscaled, *k_scale, *k_zone;
@@ -103,8 +107,9 @@ typedef struct dz_names {
   uint32_t *ids, *case_of;
   uint32_t id_count;
   PyObject *case_index;
-  /* RECORD: whether flat.c reads it (see record_prepare there), the
-   * highest chunk of its fields and what flat.c keeps of each field. */
+  /* RECORD, ENUM: whether flat.c reads it (record_prepare, enum_prepare
+   * there); RECORD: the highest chunk of its fields and what flat.c keeps
+   * of each field. */
   int flat;
   unsigned flat_top;
   struct dz_flat_field *flat_fields;
@@ -148,6 +153,13 @@ PyObject *dz_to_python_at(const dz_schema *s, const desert_type *t, const desert
                           unsigned depth);
 /* f32/f64 bits as a float, or the {"fNN_bits": hex} dict of a NaN payload. */
 PyObject *dz_float_to_python(int is_f32, uint64_t bits);
+/* The uuid.UUID of 16 bytes (most significant first), made as pickle
+ * makes one (its int and is_safe slots set) rather than through
+ * UUID.__init__, whose checks cost a microsecond. */
+PyObject *dz_uuid(const uint8_t b[16]);
+/* Sets up dz_uuid's fast form and checks it against UUID(bytes=...);
+ * -1 with an exception (no memory). */
+int dz_uuid_init(void);
 
 /* ---- Python -> tree (from_python.c) ---- */
 typedef struct dz_from_ctx {

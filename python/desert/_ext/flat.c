@@ -32,6 +32,7 @@ typedef struct fl_dec {
   unsigned depth;      /* direct.c's nesting count (lists, options, records) */
   unsigned rdepth;     /* the reader's (records) */
   unsigned rdepth_max; /* the reader's max_depth */
+  int scala_chars;     /* DESERT_OPT_SCALA_CHARS: a char is 2 bytes */
   dz_strsite site;     /* strings outside any record field */
 } fl_dec;
 
@@ -205,6 +206,19 @@ DZ_INLINE int fl_leaf(fl_dec *c, unsigned kind, dz_strsite *site, PyObject **out
   case DESERT_TYPE_UNIT:
     *out = Py_NewRef(Py_None);
     return 1;
+  case DESERT_TYPE_CHAR: /* a var_u32 code point, or a UTF-16 unit with scala_chars */
+    if (c->scala_chars) u = (p = fl_take(c, 2)) ? dz_be16(p) : 0xD800u;
+    else if (!fl_var(c, &u)) u = 0xD800u;
+    *out = (u >= 0xD800u && u <= 0xDFFFu) || u > 0x10FFFFu ? FL_DECLINE
+                                                             : PyUnicode_FromOrdinal((int)u);
+    return 1;
+  case DESERT_TYPE_CHAR16:
+    u = (p = fl_take(c, 2)) ? dz_be16(p) : 0xD800u;
+    *out = u >= 0xD800u && u <= 0xDFFFu ? FL_DECLINE : PyUnicode_FromOrdinal((int)u);
+    return 1;
+  case DESERT_TYPE_UUID:
+    *out = (p = fl_take(c, 16)) ? dz_uuid(p) : FL_DECLINE;
+    return 1;
   case DESERT_TYPE_STRING:
     *out = fl_string(c, site);
     return 1;
@@ -310,42 +324,42 @@ DZ_INLINE PyObject *fl_list_field(fl_dec *c, const struct dz_flat_field *fd) {
   return x;
 }
 
-static PyObject *fl_record(fl_dec *c, const dz_names *nm) {
-  if (!nm->flat) return FL_DECLINE;
+/* The fields of the record of entry nm into the dict d: 0, or -1
+ * (declined, or no memory: a Python error). */
+static int fl_fields(fl_dec *c, const dz_names *nm, PyObject *d) {
+  if (!nm->flat) return -1;
   const size_t nf = nm->count;
-  if (fl_charge(c, nf) < 0 || c->rdepth >= c->rdepth_max) return FL_DECLINE;
+  if (fl_charge(c, nf) < 0 || c->rdepth >= c->rdepth_max) return -1;
   const uint8_t *vb = fl_take(c, 1);
-  if (!vb) return FL_DECLINE;
+  if (!vb) return -1;
   const unsigned v = *vb, top = nm->flat_top;
   const uint8_t *cur[FL_MAX_CHUNKS], *cend[FL_MAX_CHUNKS];
   const uint8_t *outer_end = c->end, *rec_end = NULL;
   if (v == 0) {
-    if (top) return FL_DECLINE; /* the data predates an added field */
+    if (top) return -1; /* the data predates an added field */
   } else {
-    if (v < top) return FL_DECLINE;
+    if (v < top) return -1;
     /* v + 1 header entries: chunk sizes (positive) or empty chunks (0);
      * chunk i starts where chunk i - 1 ends, after the header. */
     size_t size[FL_MAX_CHUNKS], rest = 0;
     for (unsigned i = 0; i <= v; i++) {
       uint32_t u;
-      if (!fl_var(c, &u)) return FL_DECLINE;
+      if (!fl_var(c, &u)) return -1;
       int32_t code = fl_unzigzag(u);
-      if (code < 0) return FL_DECLINE;
+      if (code < 0) return -1;
       if (i <= top) size[i] = (size_t)code;
       else rest = (size_t)code > SIZE_MAX - rest ? SIZE_MAX : rest + (size_t)code;
     }
     const uint8_t *at = c->p;
     for (unsigned i = 0; i <= top; i++) {
-      if (size[i] > (size_t)(c->end - at)) return FL_DECLINE;
+      if (size[i] > (size_t)(c->end - at)) return -1;
       cur[i] = at;
       at += size[i];
       cend[i] = at;
     }
-    if (rest > (size_t)(c->end - at)) return FL_DECLINE;
+    if (rest > (size_t)(c->end - at)) return -1;
     rec_end = at + rest;
   }
-  PyObject *d = _PyDict_NewPresized((Py_ssize_t)nf);
-  if (!d) return NULL;
   c->rdepth++;
   unsigned chunk = 0;
   if (v) c->p = cur[0], c->end = cend[0];
@@ -359,27 +373,84 @@ static PyObject *fl_record(fl_dec *c, const dz_names *nm) {
     PyObject *x;
     if (fd->optional) {
       const uint8_t *tag = fl_take(c, 1);
-      if (!tag || *tag > 1u) goto fail;
+      if (!tag || *tag > 1u) return -1;
       if (*tag == 0) x = Py_NewRef(Py_None);
-      else if (fl_charge(c, 1) < 0) goto fail;
+      else if (fl_charge(c, 1) < 0) return -1;
       else x = fl_item(c, fd->kind, fd->t, fd->nm, fd->site);
     } else if (fd->et) {
       x = fl_list_field(c, fd);
     } else {
       x = fl_item(c, fd->kind, fd->t, fd->nm, fd->site);
     }
-    if (!x) goto fail;
+    if (!x) return -1;
     int rc = PyDict_SetItem(d, fd->key, x);
+    Py_DECREF(x);
+    if (rc < 0) return -1;
+  }
+  c->rdepth--;
+  if (v) c->p = rec_end, c->end = outer_end;
+  return 0;
+}
+
+static PyObject *fl_record(fl_dec *c, const dz_names *nm) {
+  PyObject *d = _PyDict_NewPresized((Py_ssize_t)nm->count);
+  if (d && fl_fields(c, nm, d) < 0) Py_CLEAR(d);
+  return d;
+}
+
+/* An enum value as direct.c's dec_enum makes it, in the unevolved layout
+ * (version byte 00; the evolved one is direct.c's): the reader's level,
+ * the id (below the count of ids), then the payload. */
+static PyObject *fl_enum(fl_dec *c, const dz_names *nm, dz_strsite *site) {
+  uint32_t id;
+  const uint8_t *vb;
+  if (!nm->flat || c->rdepth >= c->rdepth_max || !(vb = fl_take(c, 1)) || *vb != 0 ||
+      !fl_var(c, &id) || id >= nm->id_count || fl_charge(c, 1) < 0)
+    return FL_DECLINE;
+  const size_t idx = nm->case_of[id];
+  const desert_type *pt = nm->ftypes[idx];
+  const int merged = pt->kind == DESERT_TYPE_RECORD;
+  PyObject *d = _PyDict_NewPresized(merged ? (Py_ssize_t)pt->u.record.field_count + 1 : 2);
+  if (!d) return NULL;
+  c->rdepth++;
+  if (PyDict_SetItem(d, dz.k_case, nm->names[idx]) < 0) goto fail;
+  if (merged) {
+    /* the payload record is a level of its own, as in direct.c */
+    if (c->depth >= DZ_MAX_DEPTH) goto fail;
+    c->depth++;
+    int rc = fl_fields(c, nm->fnames[idx], d);
+    c->depth--;
+    if (rc < 0) goto fail;
+  } else {
+    PyObject *x = fl_value(c, pt, NULL, site);
+    if (!x) goto fail;
+    int rc = PyDict_SetItem(d, dz.k_value, x);
     Py_DECREF(x);
     if (rc < 0) goto fail;
   }
   c->rdepth--;
-  if (v) c->p = rec_end, c->end = outer_end;
   return d;
 fail: /* declined, or no memory */
   Py_DECREF(d);
   return NULL;
 }
+
+/* Either / Try: a 00/01 tag, then one side, as {"left": x} and so on. */
+static PyObject *fl_alt(fl_dec *c, const desert_type *t, dz_strsite *site) {
+  const int either = t->kind == DESERT_TYPE_EITHER;
+  const uint8_t *tag = fl_take(c, 1);
+  if (!tag || *tag > 1u || fl_charge(c, 1) < 0) return FL_DECLINE;
+  const desert_type *side = desert_type_resolve(*tag ? t->u.alt.right : t->u.alt.left);
+  if (!side) return FL_DECLINE;
+  PyObject *key = *tag ? (either ? dz.k_right : dz.k_success) : (either ? dz.k_left : dz.k_failure);
+  PyObject *x = fl_value(c, side, NULL, site);
+  if (!x) return NULL;
+  PyObject *d = PyDict_New();
+  if (d && PyDict_SetItem(d, key, x) < 0) Py_CLEAR(d);
+  Py_DECREF(x);
+  return d;
+}
+
 
 /* A value of any kind read here; composites count toward the nesting
  * bound as direct.c counts them. */
@@ -387,12 +458,17 @@ static PyObject *fl_value(fl_dec *c, const desert_type *t, const dz_names *nm, d
   PyObject *x;
   if (fl_leaf(c, t->kind, site, &x)) return x;
   if (t->kind != DESERT_TYPE_LIST && t->kind != DESERT_TYPE_SET &&
-      t->kind != DESERT_TYPE_OPTION && t->kind != DESERT_TYPE_RECORD)
+      t->kind != DESERT_TYPE_OPTION && t->kind != DESERT_TYPE_RECORD &&
+      t->kind != DESERT_TYPE_ENUM && t->kind != DESERT_TYPE_EITHER && t->kind != DESERT_TYPE_TRY)
     return FL_DECLINE;
   if (c->depth >= DZ_MAX_DEPTH) return FL_DECLINE;
   c->depth++;
   if (t->kind == DESERT_TYPE_RECORD) {
     x = (nm || (nm = dz_names_of(c->s, t))) ? fl_record(c, nm) : NULL;
+  } else if (t->kind == DESERT_TYPE_ENUM) {
+    x = (nm || (nm = dz_names_of(c->s, t))) ? fl_enum(c, nm, site) : NULL;
+  } else if (t->kind == DESERT_TYPE_EITHER || t->kind == DESERT_TYPE_TRY) {
+    x = fl_alt(c, t, site);
   } else if (t->kind == DESERT_TYPE_OPTION) {
     const uint8_t *tag = fl_take(c, 1);
     const desert_type *in = desert_type_resolve(t->u.inner);
@@ -426,6 +502,7 @@ PyObject *dz_decode_flat(const dz_schema *s, const desert_type *t, const void *i
   c.max_len = s->options.max_length ? s->options.max_length : DESERT_DEFAULT_MAX_LENGTH;
   c.max_coll = s->options.max_collection ? s->options.max_collection : DESERT_DEFAULT_MAX_COLLECTION;
   c.rdepth_max = s->options.max_depth ? s->options.max_depth : DESERT_DEFAULT_MAX_DEPTH;
+  c.scala_chars = (s->options.flags & DESERT_OPT_SCALA_CHARS) != 0;
   if (fl_charge(&c, 1) < 0) return FL_DECLINE;
   PyObject *x = fl_value(&c, t, NULL, &c.site);
   if (x) *used = (size_t)(c.p - (const uint8_t *)in);
@@ -434,8 +511,9 @@ PyObject *dz_decode_flat(const dz_schema *s, const desert_type *t, const void *i
 
 /* ---- what the decoder takes, decided once per schema ---------------------------------- */
 
-/* Whether values of t are read here, records aside (a record is checked
- * where it is read, by its own entry: so recursion needs no fixed point).
+/* Whether values of t are read here, records and enums aside (each is
+ * checked where it is read, by its own entry: so recursion needs no fixed
+ * point).
  * Lists nest at most DZ_MAX_DEPTH deep before a record or a leaf. */
 static int type_ok(const desert_type *t, unsigned depth) {
   t = desert_type_resolve(t);
@@ -456,8 +534,15 @@ static int type_ok(const desert_type *t, unsigned depth) {
   case DESERT_TYPE_STRING:
   case DESERT_TYPE_VAR_U32:
   case DESERT_TYPE_VAR_I32:
+  case DESERT_TYPE_CHAR:
+  case DESERT_TYPE_CHAR16:
+  case DESERT_TYPE_UUID:
   case DESERT_TYPE_RECORD:
+  case DESERT_TYPE_ENUM:
     return 1;
+  case DESERT_TYPE_EITHER:
+  case DESERT_TYPE_TRY:
+    return type_ok(t->u.alt.left, depth + 1) && type_ok(t->u.alt.right, depth + 1);
   case DESERT_TYPE_BYTES:
     return !t->u.bytes.non_empty && !t->u.bytes.has_length;
   case DESERT_TYPE_LIST:
@@ -518,10 +603,24 @@ static int record_prepare(const dz_schema *s, dz_names *e) {
   return 0;
 }
 
+/* An enum is read here when direct.c reads it (ids tabulated, payload
+ * records with plans) and every payload but a record's is of a type
+ * type_ok takes (a record payload is checked where it is read). */
+static void enum_prepare(dz_names *e) {
+  const desert_type *t = e->type;
+  e->flat = e->direct;
+  for (size_t k = 0; k < t->u.enumeration.count && e->flat; k++) {
+    const desert_type *pt = e->ftypes[k];
+    if (!t->u.enumeration.ctors[k].transient && pt->kind != DESERT_TYPE_RECORD && !type_ok(pt, 0))
+      e->flat = 0;
+  }
+}
+
 int dz_flat_prepare(dz_schema *s) {
   for (size_t i = 0; i < s->names_cap; i++) {
     dz_names *e = &s->names[i];
     if (e->type && e->type->kind == DESERT_TYPE_RECORD && record_prepare(s, e) < 0) return -1;
+    if (e->type && e->type->kind == DESERT_TYPE_ENUM) enum_prepare(e);
   }
   s->flat_root = type_ok(s->schema->root, 0);
   return 0;

@@ -142,6 +142,7 @@ PyMODINIT_FUNC PyInit__desert(void) {
   INTERN(s_utcoffset, "utcoffset");
   INTERN(s_to_bytes, "to_bytes");
   INTERN(s_as_tuple, "as_tuple");
+  if (dz_uuid_init() < 0) goto fail;
 
   if (PyType_Ready(&dz_schema_type) < 0 || PyType_Ready(&dz_decode_iter_type) < 0) goto fail;
   if (PyModule_AddObjectRef(m, "Schema", (PyObject *)&dz_schema_type) < 0) goto fail;

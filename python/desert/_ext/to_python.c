@@ -396,17 +396,9 @@ static PyObject *conv(const dz_schema *s, const desert_type *t, const desert_val
   case DESERT_TYPE_BYTES:
   case DESERT_TYPE_COMPRESSED:
     return PyBytes_FromStringAndSize(v->as.str.ptr, (Py_ssize_t)v->as.str.len);
-  case DESERT_TYPE_UUID: {
+  case DESERT_TYPE_UUID:
     if (v->kind != DESERT_VALUE_BYTES || v->as.str.len != 16) return bad_tree("uuid");
-    PyObject *b = PyBytes_FromStringAndSize(v->as.str.ptr, 16);
-    if (!b) return NULL;
-    PyObject *args = PyTuple_New(0), *kw = Py_BuildValue("{OO}", dz.k_bytes, b);
-    PyObject *r = args && kw ? PyObject_Call(dz.UUID, args, kw) : NULL;
-    Py_XDECREF(args);
-    Py_XDECREF(kw);
-    Py_DECREF(b);
-    return r;
-  }
+    return dz_uuid((const uint8_t *)v->as.str.ptr);
   case DESERT_TYPE_BIGINT:
     return conv_bigint(v);
   case DESERT_TYPE_BIGDECIMAL_BINARY: {
@@ -524,3 +516,71 @@ PyObject *dz_to_python_at(const dz_schema *s, const desert_type *t, const desert
 }
 
 PyObject *dz_float_to_python(int is_f32, uint64_t bits) { return conv_float(is_f32, bits); }
+
+/* UUID(bytes=b): the class called, as the documentation of uuid says. */
+static PyObject *uuid_called(const uint8_t b[16]) {
+  PyObject *bytes = PyBytes_FromStringAndSize((const char *)b, 16);
+  if (!bytes) return NULL;
+  PyObject *args = PyTuple_New(0), *kw = Py_BuildValue("{OO}", dz.k_bytes, bytes);
+  PyObject *r = args && kw ? PyObject_Call(dz.UUID, args, kw) : NULL;
+  Py_XDECREF(args);
+  Py_XDECREF(kw);
+  Py_DECREF(bytes);
+  return r;
+}
+
+/* The object uuid.UUID.__setstate__ (pickle) leaves: a bare instance whose
+ * int and is_safe slots are set through object.__setattr__. */
+static PyObject *uuid_made(const uint8_t b[16]) {
+  PyObject *n = _PyLong_FromByteArray(b, 16, 0, 0);
+  if (!n) return NULL;
+  PyTypeObject *tp = (PyTypeObject *)dz.UUID;
+  PyObject *none = PyTuple_New(0);
+  PyObject *u = none ? tp->tp_new(tp, none, NULL) : NULL;
+  Py_XDECREF(none);
+  if (u && (PyObject_GenericSetAttr(u, dz.s_int, n) < 0 ||
+            PyObject_GenericSetAttr(u, dz.s_is_safe, dz.safe_unknown) < 0))
+    Py_CLEAR(u);
+  Py_DECREF(n);
+  return u;
+}
+
+PyObject *dz_uuid(const uint8_t b[16]) { return dz.safe_unknown ? uuid_made(b) : uuid_called(b); }
+
+int dz_uuid_init(void) {
+  PyObject *mod = PyImport_ImportModule("uuid");
+  PyObject *safe = mod ? PyObject_GetAttrString(mod, "SafeUUID") : NULL;
+  PyObject *unknown = safe ? PyObject_GetAttrString(safe, "unknown") : NULL;
+  Py_XDECREF(safe);
+  Py_XDECREF(mod);
+  dz.s_int = PyUnicode_InternFromString("int");
+  dz.s_is_safe = PyUnicode_InternFromString("is_safe");
+  if (!dz.s_int || !dz.s_is_safe) {
+    Py_XDECREF(unknown);
+    return -1;
+  }
+  if (!unknown || !PyType_Check(dz.UUID)) { /* another uuid module: call the class */
+    PyErr_Clear();
+    Py_XDECREF(unknown);
+    return 0;
+  }
+  /* The fast form is kept only if it equals the called one, is_safe
+   * included, for a sample. */
+  dz.safe_unknown = unknown;
+  const uint8_t sample[16] = {0x12, 0x34, 0x56, 0x78, 0x9a, 0xbc, 0x4d, 0xef,
+                              0x80, 0x01, 0x23, 0x45, 0x67, 0x89, 0xab, 0xcd};
+  PyObject *a = uuid_made(sample), *b = a ? uuid_called(sample) : NULL;
+  int same = a && b ? PyObject_RichCompareBool(a, b, Py_EQ) : -1;
+  PyObject *sa = same == 1 ? PyObject_GetAttr(a, dz.s_is_safe) : NULL;
+  PyObject *sb = sa ? PyObject_GetAttr(b, dz.s_is_safe) : NULL;
+  int safe_same = sa && sb && sa == sb && Py_TYPE(a) == Py_TYPE(b);
+  Py_XDECREF(a);
+  Py_XDECREF(b);
+  Py_XDECREF(sa);
+  Py_XDECREF(sb);
+  if (!safe_same) {
+    PyErr_Clear();
+    Py_CLEAR(dz.safe_unknown);
+  }
+  return 0;
+}
