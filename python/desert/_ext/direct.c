@@ -4,13 +4,15 @@
  * reader_inline.h) and makes its Python object at once; the encoder walks
  * the Python value along the type and writes each item into the writer
  * (writer_inline.h). Records (through a prepared plan built from the
- * type's fields and steps), lists, sets, maps, options, numbers, strings
- * and byte blocks are done here; any other kind (dates and times, UUIDs,
- * decimals, enums, either/try, tuples, ...) and any Python object the
- * encoder does not take as it is (a subclass, a generator, a Mapping, a
- * wrong type) is one subtree through the tree codec (desert_type_decode +
- * dz_to_python, dz_from_python + desert_type_encode), so the values,
- * statuses, paths and messages are those of the tree path. */
+ * type's fields and steps), enums (ids tabulated in the schema's names
+ * table), lists, sets, maps, options, numbers, strings and byte blocks are
+ * done here both ways, and chars, UUIDs and either/try when decoding; any
+ * other kind (dates and times, decimals, big integers, tuples, ...) and
+ * any Python object the encoder does not take as it is (a subclass, a
+ * generator, a Mapping, a wrong type) is one subtree through the tree
+ * codec (desert_type_decode + dz_to_python, dz_from_python +
+ * desert_type_encode), so the values, statuses, paths and messages are
+ * those of the tree path. Schema.decode tries flat.c before this. */
 #include "items.h"
 
 /* ---- decoding ------------------------------------------------------------------------------ */
