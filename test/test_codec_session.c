@@ -264,6 +264,44 @@ static void test_dedup_many_strings(void **state) {
   desert_writer_free(w);
 }
 
+/* Strings that differ in one byte at any position, at every length up to
+ * 40 (the table compares short strings word by word, long ones with
+ * memcmp): each is its own entry, and each written again is a reference
+ * to its own id. */
+static void test_dedup_near_equal_strings(void **state) {
+  (void)state;
+  desert_reader *r = ct_new_reader(0);
+  for (size_t len = 1; len <= 40; len++) {
+    for (size_t at = 0; at < len; at++) {
+      char base[41], other[41];
+      for (size_t i = 0; i < len; i++) base[i] = (char)('a' + i % 26);
+      memcpy(other, base, len);
+      other[at] = base[at] == 'z' ? 'y' : (char)(base[at] + 1);
+      desert_writer *w = ct_new_writer(0);
+      assert_int_equal(desert_write_dedup_string(w, base, len), DESERT_OK);
+      assert_int_equal(desert_write_dedup_string(w, other, len), DESERT_OK);
+      size_t full = desert_writer_size(w);
+      assert_int_equal(full, 2 * (1 + len)); /* two new strings, one-byte lengths */
+      assert_int_equal(desert_write_dedup_string(w, base, len), DESERT_OK);
+      assert_int_equal(desert_write_dedup_string(w, other, len), DESERT_OK);
+      size_t n;
+      const uint8_t *d = desert_writer_data(w, &n);
+      assert_int_equal(n, full + 2);
+      assert_int_equal(d[full], 1);     /* zig-zag of -1: the first id */
+      assert_int_equal(d[full + 1], 3); /* of -2: the second */
+      assert_int_equal(desert_reader_begin(r, d, n), DESERT_OK);
+      desert_str s;
+      for (int k = 0; k < 4; k++) {
+        assert_int_equal(desert_read_dedup_string(r, &s), DESERT_OK);
+        assert_int_equal(s.len, len);
+        assert_memory_equal(s.ptr, k % 2 ? other : base, len);
+      }
+      desert_writer_free(w);
+    }
+  }
+  desert_reader_free(r);
+}
+
 /* Lenient UTF-8: the replaced text is what the table holds. */
 static void test_dedup_lenient_replacement(void **state) {
   (void)state;
@@ -664,6 +702,7 @@ int main(void) {
   desert_test_check_expected_isa();
   (void)desert_test_seed();
   const struct CMUnitTest tests[] = {
+      cmocka_unit_test(test_dedup_near_equal_strings),
       cmocka_unit_test(test_dedup_example_write),
       cmocka_unit_test(test_dedup_example_read),
       cmocka_unit_test(test_dedup_id_encoding),

@@ -89,8 +89,28 @@ static uint64_t hash_bytes(const char *s, size_t len) {
   return h ^ (h >> 32);
 }
 
+/* Whether the len bytes at x and y are equal. Dedup strings are mostly
+ * short (names, tags, keys), and a memcmp call for them cost more than the
+ * rest of a lookup (perf: 39 % of serializing a 28-byte string 100 times):
+ * up to 32 bytes are compared as overlapping words. */
+static inline bool same_bytes(const char *x, const char *y, size_t len) {
+  if (len > 16 && len <= 32)
+    return load64(x) == load64(y) && load64(x + 8) == load64(y + 8) &&
+           load64(x + len - 16) == load64(y + len - 16) && load64(x + len - 8) == load64(y + len - 8);
+  if (len >= 8 && len <= 16)
+    return load64(x) == load64(y) && load64(x + len - 8) == load64(y + len - 8);
+  if (len >= 4 && len < 8)
+    return load32(x) == load32(y) && load32(x + len - 4) == load32(y + len - 4);
+  if (len < 4) {
+    for (size_t i = 0; i < len; i++)
+      if (x[i] != y[i]) return false;
+    return true;
+  }
+  return memcmp(x, y, len) == 0;
+}
+
 static bool entry_is(const desert_strtab_entry *e, const char *s, size_t len, uint64_t h) {
-  return e->hash == h && e->len == len && (len == 0 || memcmp(e->ptr, s, len) == 0);
+  return e->hash == h && e->len == len && same_bytes(e->ptr, s, len);
 }
 
 /* Probe of the hash index; 0 when absent. */
@@ -107,7 +127,7 @@ static uint32_t lookup(const desert_strtab *t, const char *s, size_t len, uint64
 static inline bool is_last(const desert_strtab *t, const char *s, size_t len) {
   if (!t->last) return false;
   const desert_strtab_entry *e = &t->entries[t->last - 1];
-  return e->len == len && (len == 0 || memcmp(e->ptr, s, len) == 0);
+  return e->len == len && same_bytes(e->ptr, s, len);
 }
 
 uint32_t desert_strtab_find(desert_strtab *t, const char *s, size_t len) {
