@@ -421,12 +421,7 @@ static int dec_fields(dz_dec *c, const desert_type *t, const dz_names *nm, PyObj
       if (f->flags & DESERT_FIELD_OPTIONAL) {
         if (charge(c, 1) < 0) goto fail_field;
         x = dec(c, f->type);
-        if (x && desert_type_nullable(f->type)) {
-          PyObject *w = PyDict_New();
-          if (w && PyDict_SetItem(w, dz.k_some, x) < 0) Py_CLEAR(w);
-          Py_DECREF(x);
-          x = w;
-        }
+        if (x && desert_type_nullable(f->type)) x = dz_one_key(dz.k_some, x);
       } else if (nm->ftypes[i]) {
         if (!dec_fast(c, nm->ftypes[i], &nm->sites[i], &x))
           x = dec_r(c, nm->ftypes[i], nm->fnames[i], &nm->sites[i]);
@@ -489,13 +484,10 @@ static PyObject *dec_alt(dz_dec *c, const desert_type *t) {
   if (either ? desert_read_either_inline(c->r, &one) : desert_read_try_inline(c->r, &one))
     return rfail(c);
   if (charge(c, 1) < 0) return NULL;
-  PyObject *key = one ? (either ? dz.k_right : dz.k_success) : (either ? dz.k_left : dz.k_failure);
+  PyObject *key = dz_alt_key(either, one);
   PyObject *x = dec(c, one ? t->u.alt.right : t->u.alt.left);
   if (!x) return dpath_field(c, PyUnicode_AsUTF8(key));
-  PyObject *d = PyDict_New();
-  if (d && PyDict_SetItem(d, key, x) < 0) Py_CLEAR(d);
-  Py_DECREF(x);
-  return d;
+  return dz_one_key(key, x);
 }
 
 /* An enum value: {"$case": name} and its record payload's fields, or
@@ -1066,23 +1058,15 @@ static int enc_inner(dz_from_ctx *c, desert_writer *w, const desert_type *t, PyO
     return nested(c, w, t, o, enc_map);
   case DESERT_TYPE_OPTION:
     return nested(c, w, t, o, enc_option_type);
-  case DESERT_TYPE_RECORD: {
-    if (!PyDict_CheckExact(o) || t->u.record.field_count > DZ_DIRECT_MAX_FIELDS) break;
-    const dz_names *nm = dz_names_of(c->s, t);
-    if (!nm) return -1;
-    if (!nm->plan) break;
-    c->depth++;
-    int rc = enc_record(c, w, t, o, nm);
-    c->depth--;
-    return rc;
-  }
+  case DESERT_TYPE_RECORD:
   case DESERT_TYPE_ENUM: {
-    if (!PyDict_CheckExact(o)) break;
+    const int rec = t->kind == DESERT_TYPE_RECORD;
+    if (!PyDict_CheckExact(o) || (rec && t->u.record.field_count > DZ_DIRECT_MAX_FIELDS)) break;
     const dz_names *nm = dz_names_of(c->s, t);
     if (!nm) return -1;
-    if (!nm->direct) break;
+    if (rec ? !nm->plan : !nm->direct) break;
     c->depth++;
-    int rc = enc_enum(c, w, t, o, nm);
+    int rc = rec ? enc_record(c, w, t, o, nm) : enc_enum(c, w, t, o, nm);
     c->depth--;
     return rc;
   }

@@ -153,6 +153,14 @@ PyObject *dz_to_python_at(const dz_schema *s, const desert_type *t, const desert
                           unsigned depth);
 /* f32/f64 bits as a float, or the {"fNN_bits": hex} dict of a NaN payload. */
 PyObject *dz_float_to_python(int is_f32, uint64_t bits);
+/* {key: x}, x's reference taken over (NULL x: NULL, the error kept): the
+ * value language's one-key forms ({"some": x}, {"left": x}, ...). */
+PyObject *dz_one_key(PyObject *key, PyObject *x);
+/* The key of an Either (either 1) or Try value's side (one: the right /
+ * success side). */
+static inline PyObject *dz_alt_key(int either, int one) {
+  return one ? (either ? dz.k_right : dz.k_success) : (either ? dz.k_left : dz.k_failure);
+}
 /* The uuid.UUID of 16 bytes (most significant first), made as pickle
  * makes one (its int and is_safe slots set) rather than through
  * UUID.__init__, whose checks cost a microsecond. */

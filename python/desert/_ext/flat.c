@@ -85,19 +85,6 @@ static inline const uint8_t *fl_take(fl_dec *c, size_t n) {
   return p;
 }
 
-/* Whether the n bytes at p are ASCII. */
-static int fl_ascii(const uint8_t *p, size_t n) {
-  uint64_t acc = 0;
-  size_t i = 0;
-  for (; i + 8 <= n; i += 8) {
-    uint64_t w;
-    memcpy(&w, p + i, 8);
-    acc |= w;
-  }
-  for (; i < n; i++) acc |= p[i];
-  return (acc & 0x8080808080808080ull) == 0;
-}
-
 /* The str of len bytes at p (inside the limit), validated; NULL without
  * a Python error for invalid UTF-8. */
 static PyObject *fl_str_body(const uint8_t *p, size_t len, dz_strsite *site) {
@@ -115,7 +102,7 @@ static PyObject *fl_str_body(const uint8_t *p, size_t len, dz_strsite *site) {
     return dz_big_str_measured((const char *)p, len, chars, lead, 1);
   }
   if (len <= DZ_STR_CACHE_MAX) return dz_str_short((const char *)p, len, site, 1);
-  if (fl_ascii(p, len)) return dz_new_ascii((const char *)p, len);
+  if (dz_is_ascii(p, len)) return dz_new_ascii((const char *)p, len);
   if (desert_utf8_validate(p, len, &bad)) return FL_DECLINE;
   return PyUnicode_DecodeUTF8((const char *)p, (Py_ssize_t)len, NULL);
 }
@@ -442,13 +429,7 @@ static PyObject *fl_alt(fl_dec *c, const desert_type *t, dz_strsite *site) {
   if (!tag || *tag > 1u || fl_charge(c, 1) < 0) return FL_DECLINE;
   const desert_type *side = desert_type_resolve(*tag ? t->u.alt.right : t->u.alt.left);
   if (!side) return FL_DECLINE;
-  PyObject *key = *tag ? (either ? dz.k_right : dz.k_success) : (either ? dz.k_left : dz.k_failure);
-  PyObject *x = fl_value(c, side, NULL, site);
-  if (!x) return NULL;
-  PyObject *d = PyDict_New();
-  if (d && PyDict_SetItem(d, key, x) < 0) Py_CLEAR(d);
-  Py_DECREF(x);
-  return d;
+  return dz_one_key(dz_alt_key(either, *tag), fl_value(c, side, NULL, site));
 }
 
 

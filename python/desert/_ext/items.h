@@ -119,13 +119,23 @@ DZ_INLINE PyObject *dz_str_short(const char *p, size_t n, dz_strsite *site, int 
   return o;
 }
 
+/* Whether the n bytes at p are ASCII (eight at a time). */
+static inline int dz_is_ascii(const uint8_t *p, size_t n) {
+  uint64_t acc = 0;
+  size_t i = 0;
+  for (; i + 8 <= n; i += 8) {
+    uint64_t w;
+    memcpy(&w, p + i, 8);
+    acc |= w;
+  }
+  for (; i < n; i++) acc |= p[i];
+  return (acc & 0x8080808080808080ull) == 0;
+}
+
 /* A str from UTF-8 the reader validated (ASCII without a second look). */
 DZ_INLINE PyObject *dz_str_of(const char *p, size_t n, dz_strsite *site) {
-  const unsigned char *u = (const unsigned char *)p;
   if (n <= DZ_STR_CACHE_MAX) return dz_str_short(p, n, site, 0);
-  size_t i = 0;
-  while (i < n && u[i] < 0x80) i++;
-  if (i == n) return dz_new_ascii(p, n);
+  if (dz_is_ascii((const uint8_t *)p, n)) return dz_new_ascii(p, n);
   return PyUnicode_DecodeUTF8(p, (Py_ssize_t)n, NULL);
 }
 

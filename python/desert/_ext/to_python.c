@@ -318,7 +318,7 @@ fail:
   return NULL;
 }
 
-static PyObject *one_key(PyObject *key, PyObject *x) {
+PyObject *dz_one_key(PyObject *key, PyObject *x) {
   if (!x) return NULL;
   PyObject *d = PyDict_New();
   if (d && PyDict_SetItem(d, key, x) < 0) Py_CLEAR(d);
@@ -463,15 +463,14 @@ static PyObject *conv(const dz_schema *s, const desert_type *t, const desert_val
     if (v->kind == DESERT_VALUE_NULL) Py_RETURN_NONE;
     if (v->kind != DESERT_VALUE_SOME) return bad_tree("option");
     if (desert_type_nullable(t->u.inner))
-      return one_key(dz.k_some, conv(s, t->u.inner, v->as.child, depth + 1));
+      return dz_one_key(dz.k_some, conv(s, t->u.inner, v->as.child, depth + 1));
     return conv(s, t->u.inner, v->as.child, depth + 1);
   case DESERT_TYPE_EITHER:
   case DESERT_TYPE_TRY: {
     if (v->kind != DESERT_VALUE_ALT || v->index > 1) return bad_tree("either/try");
     int either = t->kind == DESERT_TYPE_EITHER;
-    PyObject *key = v->index ? (either ? dz.k_right : dz.k_success)
-                             : (either ? dz.k_left : dz.k_failure);
-    return one_key(key, conv(s, v->index ? t->u.alt.right : t->u.alt.left, v->as.child,
+    PyObject *key = dz_alt_key(either, v->index != 0);
+    return dz_one_key(key, conv(s, v->index ? t->u.alt.right : t->u.alt.left, v->as.child,
                              depth + 1));
   }
   case DESERT_TYPE_TUPLE: {
